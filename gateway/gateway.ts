@@ -1,0 +1,96 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SubgraphName } from '../platform/config.js';
+import { INTERNAL_ERROR_MESSAGE } from '../platform/errors.js';
+import type { GraphQLContext } from '../platform/graphql/context.js';
+import type { Logger } from '../platform/logger.js';
+import { projectRoot } from '../platform/project-root.js';
+import { LIMITS, measure } from './complexity.js';
+import { ForwardingDataSource, InProcessDataSource } from './data-sources.js';
+
+export function readSupergraph(): string {
+  return readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
+}
+
+export type SubgraphTargets = { kind: 'local'; schemas: Record<SubgraphName, GraphQLSchema> } | { kind: 'remote'; urls: Record<SubgraphName, string> };
+
+export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupergraph()): ApolloGateway {
+  return new ApolloGateway({
+    supergraphSdl,
+    buildService: ({ name }) => {
+      const subgraph = name as SubgraphName;
+      if (targets.kind === 'local') return new InProcessDataSource(targets.schemas[subgraph]);
+      return new ForwardingDataSource({ url: targets.urls[subgraph] });
+    },
+  });
+}
+
+/** Refuses operations deeper or costlier than the limits before anything executes. */
+function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
+          const { depth, cost } = measure(schema, document, operation, request.variables ?? {});
+          if (depth > LIMITS.maxDepth || cost > LIMITS.maxCost) {
+            throw new GraphQLError(
+              `Query too complex: depth ${depth} (max ${LIMITS.maxDepth}), cost ${cost} (max ${LIMITS.maxCost}).`,
+              { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } },
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+/** Error codes that carry a message meant for the client; anything else is masked. */
+const PUBLIC_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'UNPROCESSABLE',
+  'RATE_LIMITED',
+  'QUERY_TOO_COMPLEX',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+  'BAD_REQUEST',
+]);
+
+export function formatGraphQLError(logger: Logger) {
+  return (formatted: GraphQLFormattedError): GraphQLFormattedError => {
+    const code = formatted.extensions?.code as string | undefined;
+    if (code && PUBLIC_CODES.has(code)) {
+      // Subgraph bookkeeping (serviceName) says nothing useful to a client.
+      const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    logger.error({ error: formatted }, 'GraphQL error masked');
+    return { message: INTERNAL_ERROR_MESSAGE, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
+}
+
+export function createGraphQLServer(gateway: ApolloGateway, options: { introspection: boolean; logger: Logger }): ApolloServer<GraphQLContext> {
+  return new ApolloServer<GraphQLContext>({
+    gateway,
+    introspection: options.introspection,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError(options.logger),
+    plugins: [complexityPlugin()],
+    logger: {
+      debug: (m) => options.logger.debug(m),
+      info: (m) => options.logger.info(m),
+      warn: (m) => options.logger.warn(m),
+      error: (m) => options.logger.error(m),
+    },
+  });
+}

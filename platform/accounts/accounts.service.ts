@@ -1,0 +1,208 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { AppError, invalid } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Principal } from '../auth.js';
+import { sql, type Orm } from '../db/orm.js';
+import { generateSecret, hashSecret, isScope, safeEqual, secretPrefix, SCOPES, type Scope } from './credentials.js';
+
+export interface CreatedAccount {
+  accountId: string;
+  storeId: string;
+  apiSecret: string;
+  compatKey: string;
+}
+
+export interface CreatedSecret {
+  secretId: string;
+  prefix: string;
+  apiSecret: string;
+  scopes: Scope[];
+}
+
+export interface SecretSummary {
+  secretId: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+function requireName(value: string | undefined, field: string): string {
+  const name = value?.trim();
+  if (!name) throw invalid('validation-failed', `${field} is required.`, [{ pointer: `/${field}`, detail: 'must be a non-empty string' }]);
+  if (name.length > 200) throw invalid('validation-failed', `${field} is too long.`, [{ pointer: `/${field}`, detail: 'at most 200 characters' }]);
+  return name;
+}
+
+function parseScopes(scopes: readonly string[] | undefined): Scope[] {
+  if (!scopes || scopes.length === 0) return [...SCOPES];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length) {
+    throw invalid('validation-failed', `Unknown scope(s): ${unknown.join(', ')}. Known scopes: ${SCOPES.join(', ')}.`);
+  }
+  return [...new Set(scopes as Scope[])];
+}
+
+/**
+ * Accounts, stores and credentials (platform schema). Secrets are returned
+ * once, at creation, and only their hashes are stored.
+ */
+export class AccountsService {
+  constructor(private readonly orm: Orm) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  async createAccount(input: { name: string; storeName?: string }): Promise<CreatedAccount> {
+    const name = requireName(input.name, 'name');
+    const storeName = input.storeName === undefined ? name : requireName(input.storeName, 'storeName');
+    return this.em().transactional(async (em) => {
+      const accountId = newId('account');
+      await sql(em, 'insert into account (id, name) values ($1, $2)', [accountId, name]);
+      const { storeId } = await this.insertStore(em, accountId, storeName);
+      const secret = await this.insertSecret(em, accountId, [...SCOPES]);
+      const { compatKey } = await this.insertCompatKey(em, storeId);
+      return { accountId, storeId, apiSecret: secret.apiSecret, compatKey };
+    });
+  }
+
+  async createStore(accountId: string, name: string): Promise<{ storeId: string }> {
+    const storeName = requireName(name, 'name');
+    return this.em().transactional(async (em) => {
+      await this.requireAccount(em, accountId);
+      return this.insertStore(em, accountId, storeName);
+    });
+  }
+
+  async createSecret(accountId: string, scopes?: readonly string[]): Promise<CreatedSecret> {
+    const parsed = parseScopes(scopes);
+    return this.em().transactional(async (em) => {
+      await this.requireAccount(em, accountId);
+      return this.insertSecret(em, accountId, parsed);
+    });
+  }
+
+  async listSecrets(accountId: string): Promise<SecretSummary[]> {
+    const rows = await sql<{ id: string; prefix: string; scopes: Scope[]; created_at: Date; revoked_at: Date | null }>(
+      this.em(),
+      'select id, prefix, scopes, created_at, revoked_at from api_secret where account_id = $1 order by created_at',
+      [accountId],
+    );
+    return rows.map((r) => ({ secretId: r.id, prefix: r.prefix, scopes: r.scopes, createdAt: r.created_at, revokedAt: r.revoked_at }));
+  }
+
+  /** Revokes at once: authentication reads the secret table on every request, there is no cache. */
+  async revokeSecret(accountId: string, prefix: string): Promise<{ revoked: number }> {
+    const rows = await sql(
+      this.em(),
+      'update api_secret set revoked_at = now() where account_id = $1 and prefix = $2 and revoked_at is null returning id',
+      [accountId, prefix],
+    );
+    if (rows.length === 0) throw new AppError('not_found', 'not-found', `No active secret with prefix ${prefix} in account ${accountId}.`);
+    return { revoked: rows.length };
+  }
+
+  async createCompatKey(storeId: string): Promise<{ compatKey: string }> {
+    return this.em().transactional(async (em) => {
+      const [store] = await sql(em, 'select id from store where id = $1', [storeId]);
+      if (!store) throw new AppError('not_found', 'store-not-found', `Store ${storeId} was not found.`);
+      return this.insertCompatKey(em, storeId);
+    });
+  }
+
+  async storeExists(storeId: string): Promise<boolean> {
+    const rows = await sql(this.em(), 'select 1 from store where id = $1', [storeId]);
+    return rows.length > 0;
+  }
+
+  async accountCount(): Promise<number> {
+    const [row] = await sql<{ n: string }>(this.em(), 'select count(*) as n from account');
+    return Number(row?.n ?? 0);
+  }
+
+  /** Resolves `Authorization: Bearer` (admin token or API secret) and `X-Authorization` (compat key). */
+  async authenticate(credentials: { bearer?: string; compatKey?: string }, adminToken: string): Promise<Principal | null> {
+    const { bearer, compatKey } = credentials;
+    if (bearer) {
+      if (safeEqual(bearer, adminToken)) return { kind: 'admin' };
+      const [row] = await sql<{ id: string; account_id: string; scopes: Scope[]; store_ids: string[] }>(
+        this.em(),
+        `select s.id, s.account_id, s.scopes,
+                array(select st.id from store st where st.account_id = s.account_id) as store_ids
+           from api_secret s where s.hash = $1 and s.revoked_at is null`,
+        [hashSecret(bearer)],
+      );
+      if (!row) return null;
+      return { kind: 'account', accountId: row.account_id, secretId: row.id, scopes: new Set(row.scopes), storeIds: new Set(row.store_ids) };
+    }
+    if (compatKey) {
+      const [row] = await sql<{ id: string; store_id: string; account_id: string }>(
+        this.em(),
+        `select k.id, k.store_id, st.account_id from compat_key k join store st on st.id = k.store_id
+          where k.hash = $1 and k.revoked_at is null`,
+        [hashSecret(compatKey)],
+      );
+      if (!row) return null;
+      return { kind: 'compat', accountId: row.account_id, keyId: row.id, storeId: row.store_id };
+    }
+    return null;
+  }
+
+  /**
+   * A value generated once and shared by all processes: the first writer wins
+   * (`on conflict do nothing`), everyone reads the winner's value.
+   */
+  async sharedSetting(key: string, generate: () => string): Promise<string> {
+    const em = this.em();
+    await sql(em, 'insert into setting (key, value) values ($1, $2) on conflict (key) do nothing', [key, generate()]);
+    const [row] = await sql<{ value: string }>(em, 'select value from setting where key = $1', [key]);
+    return row!.value;
+  }
+
+  /** The admin token: `ADMIN_TOKEN` when configured, else one generated on first start and kept in the database. */
+  async adminToken(configured: string | undefined): Promise<string> {
+    return configured ?? this.sharedSetting('admin_token', () => generateSecret('admin'));
+  }
+
+  async cursorKey(): Promise<Buffer> {
+    return Buffer.from(await this.sharedSetting('cursor_key', () => randomBytes(32).toString('base64')), 'base64');
+  }
+
+  private async requireAccount(em: EntityManager, accountId: string): Promise<void> {
+    const [row] = await sql(em, 'select id from account where id = $1', [accountId]);
+    if (!row) throw new AppError('not_found', 'account-not-found', `Account ${accountId} was not found.`);
+  }
+
+  private async insertStore(em: EntityManager, accountId: string, name: string): Promise<{ storeId: string }> {
+    const storeId = newId('store');
+    await sql(em, 'insert into store (id, account_id, name) values ($1, $2, $3)', [storeId, accountId, name]);
+    return { storeId };
+  }
+
+  private async insertSecret(em: EntityManager, accountId: string, scopes: Scope[]): Promise<CreatedSecret> {
+    const apiSecret = generateSecret('api');
+    const secretId = newId('secret');
+    const prefix = secretPrefix(apiSecret);
+    await sql(em, 'insert into api_secret (id, account_id, prefix, hash, scopes) values ($1, $2, $3, $4, $5)', [
+      secretId,
+      accountId,
+      prefix,
+      hashSecret(apiSecret),
+      scopes,
+    ]);
+    return { secretId, prefix, apiSecret, scopes };
+  }
+
+  private async insertCompatKey(em: EntityManager, storeId: string): Promise<{ compatKey: string }> {
+    const compatKey = generateSecret('compat');
+    await sql(em, 'insert into compat_key (id, store_id, prefix, hash) values ($1, $2, $3, $4)', [
+      newId('compatKey'),
+      storeId,
+      secretPrefix(compatKey),
+      hashSecret(compatKey),
+    ]);
+    return { compatKey };
+  }
+}

@@ -1,0 +1,68 @@
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Migration } from '@mikro-orm/migrations';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+export type { EntityManager };
+
+/**
+ * A slice of the database owned by one part of the system: its own PostgreSQL
+ * schema, entities and migrations. Subgraphs never touch each other's schemas.
+ */
+export interface DbModule {
+  name: string;
+  schema: string;
+  entities: NonNullable<Options['entities']>;
+  migrations: { name: string; class: new (...args: never[]) => Migration }[];
+}
+
+export type Orm = MikroORM;
+
+export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger): Promise<Orm> {
+  // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${module.schema},public`);
+  return MikroORM.init({
+    clientUrl: scoped.toString(),
+    schema: module.schema,
+    entities: module.entities,
+    extensions: [Migrator],
+    // Every request and job forks its own EntityManager; the global one must never be used.
+    allowGlobalContext: false,
+    pool: { min: 0, max: poolSize },
+    debug: false,
+    logger: (message) => logger.debug({ orm: module.name }, message),
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      schema: module.schema,
+      migrationsList: module.migrations as never,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+  });
+}
+
+/**
+ * Applies the module's pending migrations. Several processes (split mode) may
+ * start at once, so the run holds a PostgreSQL advisory lock named after the module.
+ */
+export async function migrate(url: string, orm: Orm, module: DbModule): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [`migrate:${module.schema}`]);
+    await client.query(`create schema if not exists "${module.schema}"`);
+    await orm.migrator.up();
+  } finally {
+    await client.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${module.schema}`]).catch(() => {});
+    await client.end();
+  }
+}
+
+/** Runs raw SQL on the given EntityManager (inside its transaction, if any). */
+export async function sql<T = Record<string, unknown>>(em: EntityManager, text: string, params: unknown[] = []): Promise<T[]> {
+  return em.execute<T[]>(text, params as never[]);
+}

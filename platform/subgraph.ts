@@ -1,0 +1,27 @@
+import type { AccountsService } from './accounts/accounts.service.js';
+import type { Config, SubgraphName } from './config.js';
+import type { DbModule, Orm } from './db/orm.js';
+import type { FederatedSchema } from './graphql/build-federated-schema.js';
+import type { Logger } from './logger.js';
+import type { PgBoss } from './queue.js';
+
+/** What a subgraph gets from the platform at start-up. */
+export interface SubgraphDeps {
+  orm: Orm;
+  boss: PgBoss;
+  accounts: AccountsService;
+  config: Config;
+  logger: Logger;
+}
+
+/** One subgraph as the process runner sees it: its database slice, its schema and its jobs. */
+export interface SubgraphDefinition {
+  name: SubgraphName;
+  db: DbModule;
+  /** Without deps only the SDL is meaningful (composition). */
+  build(deps?: SubgraphDeps): Promise<FederatedSchema>;
+  /** Creates the subgraph's queues (every role that sends jobs needs them). */
+  createQueues?(boss: PgBoss): Promise<void>;
+  /** Registers the subgraph's pg-boss workers (worker role). */
+  startWorkers?(deps: SubgraphDeps): Promise<void>;
+}

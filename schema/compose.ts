@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { composeServices } from '@apollo/composition';
+import { parse } from 'graphql';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../platform/config.js';
+import { projectRoot } from '../platform/project-root.js';
+import { SUBGRAPHS } from '../subgraphs/index.js';
+
+export interface Composition {
+  subgraphs: Record<SubgraphName, string>;
+  supergraph: string;
+}
+
+/**
+ * Composes the supergraph from the subgraphs' code (no database needed). The
+ * gateway runs the committed result; a test fails when it is stale.
+ */
+export async function composeSupergraph(): Promise<Composition> {
+  const urls = loadConfig({}).subgraphUrls;
+  const subgraphs = {} as Record<SubgraphName, string>;
+  for (const name of SUBGRAPH_NAMES) subgraphs[name] = (await SUBGRAPHS[name].build()).sdl;
+  const result = composeServices(SUBGRAPH_NAMES.map((name) => ({ name, url: urls[name], typeDefs: parse(subgraphs[name]) })));
+  if (result.errors) {
+    throw new Error(`Composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
+  }
+  return { subgraphs, supergraph: result.supergraphSdl };
+}
+
+export function schemaFiles(composition: Composition): Record<string, string> {
+  const files: Record<string, string> = { 'supergraph.graphql': composition.supergraph };
+  for (const name of SUBGRAPH_NAMES) files[`${name}.graphql`] = composition.subgraphs[name];
+  return files;
+}
+
+async function main() {
+  const composition = await composeSupergraph();
+  for (const [file, content] of Object.entries(schemaFiles(composition))) {
+    writeFileSync(join(projectRoot(), 'schema', file), content.endsWith('\n') ? content : `${content}\n`);
+    console.log(`wrote schema/${file}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

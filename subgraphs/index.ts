@@ -1,0 +1,11 @@
+import type { SubgraphName } from '../platform/config.js';
+import type { SubgraphDefinition } from '../platform/subgraph.js';
+import { eventsSubgraph } from './events/index.js';
+import { inventorySubgraph } from './inventory/index.js';
+import { returnsSubgraph } from './returns/index.js';
+
+export const SUBGRAPHS: Record<SubgraphName, SubgraphDefinition> = {
+  returns: returnsSubgraph,
+  inventory: inventorySubgraph,
+  events: eventsSubgraph,
+};
