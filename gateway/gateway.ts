@@ -84,6 +84,8 @@ export function createGraphQLServer(gateway: ApolloGateway, options: { introspec
     gateway,
     introspection: options.introspection,
     includeStacktraceInErrorResponses: false,
+    // The process runner owns signals and stops the server as part of its ordered shutdown.
+    stopOnTerminationSignals: false,
     formatError: formatGraphQLError(options.logger),
     plugins: [complexityPlugin()],
     logger: {

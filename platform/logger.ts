@@ -2,12 +2,14 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** Structured JSON logs on stdout; request-scoped children carry `requestId`. */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-authorization"]'], censor: '[redacted]' },
-  });
+/** Structured JSON logs; request-scoped children carry `requestId`. `stderr` keeps stdout clean for CLI output. */
+export function createLogger(level: string, options: { stderr?: boolean } = {}): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.stderr ? pino.destination(2) : undefined,
+  );
 }

@@ -161,6 +161,12 @@ export class AccountsService {
     return row!.value;
   }
 
+  /** True for exactly one caller across all processes: the one that first claims `key`. */
+  async claimOnce(key: string): Promise<boolean> {
+    const rows = await sql(this.em(), 'insert into setting (key, value) values ($1, now()::text) on conflict (key) do nothing returning key', [key]);
+    return rows.length === 1;
+  }
+
   /** The admin token: `ADMIN_TOKEN` when configured, else one generated on first start and kept in the database. */
   async adminToken(configured: string | undefined): Promise<string> {
     return configured ?? this.sharedSetting('admin_token', () => generateSecret('admin'));

@@ -118,14 +118,6 @@ function runningServer(clusterDir: string): { pid: number; port: number } | unde
   return undefined;
 }
 
-/** Finds a server started by another process on the same data directory (used by the admin CLI). */
-export function findRunningEmbedded(dataDir: string): string | undefined {
-  const creds = readJson<Credentials>(join(dataDir, 'embedded.json'));
-  if (!creds) return undefined;
-  const running = runningServer(join(dataDir, 'pg'));
-  return running ? urlFor(creds, running.port) : undefined;
-}
-
 async function initialise(clusterDir: string, dataDir: string, user: ReturnType<typeof osUser>, logger: Logger): Promise<Credentials> {
   const creds: Credentials = { user: SUPERUSER, password: randomBytes(24).toString('base64url') };
   const { initdb } = await binaries();

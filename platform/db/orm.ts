@@ -1,6 +1,7 @@
 import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
+import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 
@@ -20,11 +21,10 @@ export interface DbModule {
 export type Orm = MikroORM;
 
 export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger): Promise<Orm> {
-  // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${module.schema},public`);
   return MikroORM.init({
-    clientUrl: scoped.toString(),
+    clientUrl: url,
+    // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
+    driverOptions: { options: `-c search_path=${module.schema},public` },
     schema: module.schema,
     entities: module.entities,
     extensions: [Migrator],
@@ -62,7 +62,16 @@ export async function migrate(url: string, orm: Orm, module: DbModule): Promise<
   }
 }
 
-/** Runs raw SQL on the given EntityManager (inside its transaction, if any). */
-export async function sql<T = Record<string, unknown>>(em: EntityManager, text: string, params: unknown[] = []): Promise<T[]> {
-  return em.execute<T[]>(text, params as never[]);
+/**
+ * Runs SQL with native `$1` parameters on the EntityManager's connection,
+ * inside its transaction when it has one. (MikroORM's own `execute` inlines
+ * parameters into the text and reads `?` as a placeholder, which clashes with
+ * the jsonb `?` operators and defeats prepared plans.)
+ */
+export async function sql<T = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<T[]> {
+  const connection = em.getConnection();
+  await connection.ensureConnection();
+  const executor: Pick<Kysely<unknown>, 'executeQuery'> = em.getTransactionContext<Kysely<unknown>>() ?? connection.getClient();
+  const result = await executor.executeQuery<T>(CompiledQuery.raw(text, params as unknown[]));
+  return result.rows as T[];
 }

@@ -1,3 +1,4 @@
+import { AccountResolver } from '../../platform/accounts/account.resolver.js';
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
@@ -17,7 +18,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     migrations: [{ name: 'Migration20261122000100_returns', class: Migration20261122000100_returns }],
   },
   async build(deps?: SubgraphDeps) {
-    const resolvers = [ReturnResolver, CustomerReturnsResolver] as const;
+    const resolvers = [ReturnResolver, CustomerReturnsResolver, AccountResolver] as const;
     const orphanedTypes = [CustomerReference];
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
     const service = new ReturnService(deps.orm);
@@ -25,7 +26,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     return buildFederatedSchema({
       resolvers: [...resolvers],
       orphanedTypes,
-      instances: [new ReturnResolver(resolverDeps), new CustomerReturnsResolver(resolverDeps)],
+      instances: [new ReturnResolver(resolverDeps), new CustomerReturnsResolver(resolverDeps), new AccountResolver(deps.accounts)],
       references: returnReferences(service),
     });
   },

@@ -1,0 +1,42 @@
+import type { Request, Response } from 'express';
+import { AppError, INTERNAL_ERROR_MESSAGE, problemTitle } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+
+/** The request id and logger the facade attaches to every request. */
+export interface RequestLocals {
+  requestId: string;
+  logger: Logger;
+}
+
+export function locals(res: Response): RequestLocals {
+  return res.locals as RequestLocals;
+}
+
+/** Anything thrown becomes an AppError; what is not one already is logged and masked. */
+export function toAppError(err: unknown, logger: Logger): AppError {
+  if (err instanceof AppError) {
+    if (err.type === 'unexpected') return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
+    return err;
+  }
+  logger.error({ err }, 'unhandled error');
+  return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
+}
+
+/** RFC 9457 problem details; `instance` is the path plus `#` and the request id. */
+export function sendProblem(req: Request, res: Response, error: AppError): void {
+  const { requestId } = locals(res);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res
+    .status(error.status)
+    .type('application/problem+json')
+    .send(
+      JSON.stringify({
+        type: `/problems/${error.slug}`,
+        title: problemTitle(error.slug),
+        status: error.status,
+        detail: error.message,
+        instance: `${req.originalUrl.split('?')[0]}#${requestId}`,
+        ...(error.errors ? { errors: error.errors } : {}),
+      }),
+    );
+}

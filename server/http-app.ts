@@ -1,0 +1,101 @@
+import type { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { GraphQLError } from 'graphql';
+import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import { credentialsFrom } from '../platform/auth.js';
+import { AppError, PROBLEM_TITLES, problemTitle } from '../platform/errors.js';
+import type { GraphQLContext } from '../platform/graphql/context.js';
+import { newId } from '../platform/ids.js';
+import type { Logger } from '../platform/logger.js';
+import { GatewayClient } from '../rest-facade/gateway-client.js';
+import { locals, sendProblem, toAppError } from '../rest-facade/problem.js';
+import { routeNotFound } from '../rest-facade/routing.js';
+import { v2Router } from '../rest-facade/v2/index.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  accounts: AccountsService;
+  adminToken: string;
+  /** The gateway's server (gateway roles) or a subgraph's own server (subgraph role). */
+  graphql: ApolloServer<GraphQLContext>;
+  /** Credentials /graphql accepts: the gateway takes bearer tokens; a subgraph also the forwarded compat key. */
+  acceptCompatKeys?: boolean;
+  /** Serve the REST facade (gateway roles only). */
+  facade: boolean;
+  ready(): Promise<{ database: boolean; queue: boolean }>;
+}
+
+const REQUEST_ID_RE = /^[\w.:-]{1,200}$/;
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const { logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+
+  // Request id (echoed when the caller sends a sane one) and one access log line per request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newId('request');
+    res.setHeader('X-Request-Id', requestId);
+    res.locals.requestId = requestId;
+    res.locals.logger = logger.child({ requestId });
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      locals(res).logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await options.ready();
+    res.status(checks.database && checks.queue ? 200 : 503).json({ status: checks.database && checks.queue ? 'ready' : 'unavailable', checks });
+  });
+  app.get('/problems/:slug', (req, res, next) => {
+    const slug = String(req.params.slug);
+    if (!(slug in PROBLEM_TITLES)) return next();
+    res.type('text/plain').send(`${problemTitle(slug)}\n\nProblem type /problems/${slug}. See docs/errors.md for when it occurs and what to do.\n`);
+  });
+
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    expressMiddleware(options.graphql, {
+      context: async ({ req, res }): Promise<GraphQLContext> => {
+        const credentials = credentialsFrom(req.headers);
+        if (!options.acceptCompatKeys) delete credentials.compatKey;
+        const principal = await options.accounts.authenticate(credentials, options.adminToken);
+        if (!principal) {
+          throw new GraphQLError('Send the admin token or an API secret as "Authorization: Bearer <token>".', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="graphql"']]) } },
+          });
+        }
+        const { requestId, logger: requestLogger } = locals(res);
+        return { auth: principal, credentials, requestId, logger: requestLogger, memo: new Map() };
+      },
+    }),
+  );
+
+  if (options.facade) {
+    const v2 = v2Router({ accounts: options.accounts, adminToken: options.adminToken, gateway: new GatewayClient(options.graphql) });
+    app.use('/v2.2', v2.router);
+  }
+
+  app.use((req: Request, _res: Response, next: NextFunction) => next(routeNotFound(req)));
+  // The one place errors become HTTP responses.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    let error: AppError;
+    if (e?.type === 'entity.parse.failed') error = new AppError('invalid_data', 'invalid-json', 'The body is not valid JSON.');
+    else if (e?.type === 'entity.too.large') error = new AppError('payload_too_large', 'payload-too-large', 'The body is too large.');
+    else error = toAppError(err, locals(res).logger);
+    sendProblem(req, res, error);
+  });
+  return app;
+}

@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import type { GraphQLSchema } from 'graphql';
+import { AccountsService } from '../platform/accounts/accounts.service.js';
+import { platformDbModule } from '../platform/accounts/index.js';
+import type { Config, SubgraphName } from '../platform/config.js';
+import { SUBGRAPH_NAMES } from '../platform/config.js';
+import { setCursorSigningKey } from '../platform/cursor.js';
+import { openDatabase, type Database } from '../platform/db/database.js';
+import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
+import type { Logger } from '../platform/logger.js';
+import { startQueue, type PgBoss } from '../platform/queue.js';
+import type { SubgraphDeps } from '../platform/subgraph.js';
+import { SUBGRAPHS } from '../subgraphs/index.js';
+
+export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
+
+export interface RuntimeOptions {
+  role: Role;
+  /** For `subgraph`: which one this process serves. */
+  subgraph?: SubgraphName;
+}
+
+/**
+ * Everything a process holds open: the database (maybe embedded), one ORM per
+ * schema it uses, the queue, and the built subgraph schemas. `close()` releases
+ * them in reverse order.
+ */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  platformOrm: Orm;
+  accounts: AccountsService;
+  boss: PgBoss;
+  adminToken: string;
+  schemas: Partial<Record<SubgraphName, GraphQLSchema>>;
+  deps: Partial<Record<SubgraphName, SubgraphDeps>>;
+  close(): Promise<void>;
+}
+
+function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
+  switch (options.role) {
+    case 'all':
+    case 'worker':
+      return [...SUBGRAPH_NAMES];
+    case 'subgraph':
+      if (!options.subgraph) throw new Error('subgraph role needs a subgraph name');
+      return [options.subgraph];
+    case 'gateway':
+      return [];
+  }
+}
+
+export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+  const database = await openDatabase(config, logger);
+  const opened: Orm[] = [];
+  let boss: PgBoss | undefined;
+  const close = async () => {
+    await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
+    logger.debug('queue stopped');
+    for (const orm of opened.reverse()) await orm.close().catch((err: unknown) => logger.error({ err }, 'orm close failed'));
+    logger.debug('orms closed');
+    await database.stop();
+  };
+  try {
+    const platformOrm = await createOrm(database.url, platformDbModule, Math.max(2, Math.ceil(config.dbPoolSize / 2)), logger);
+    opened.push(platformOrm);
+    await migrate(database.url, platformOrm, platformDbModule);
+    const accounts = new AccountsService(platformOrm);
+    const adminToken = await accounts.adminToken(config.adminToken);
+    setCursorSigningKey(await accounts.cursorKey());
+
+    const runsWorkers = options.role === 'all' || options.role === 'worker';
+    boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize });
+
+    const names = subgraphsFor(options);
+    const deps: Partial<Record<SubgraphName, SubgraphDeps>> = {};
+    const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
+    for (const name of names) {
+      const definition = SUBGRAPHS[name];
+      const orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger);
+      opened.push(orm);
+      await migrate(database.url, orm, definition.db);
+      deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
+    }
+    // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
+    for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
+    for (const name of names) {
+      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
+      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
+    }
+    return { config, logger, database, platformOrm, accounts, boss, adminToken, schemas, deps, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Readiness: the database answers and the queue's schema is reachable. */
+export async function checkReady(runtime: Runtime): Promise<{ database: boolean; queue: boolean }> {
+  const database = await sql(runtime.platformOrm.em.fork(), 'select 1').then(() => true, () => false);
+  const queue = await runtime.boss.isInstalled().catch(() => false);
+  return { database, queue };
+}
