@@ -21,6 +21,8 @@ export interface Config {
   webhookTimeoutMs: number;
   dbPoolSize: number;
   shutdownTimeoutMs: number;
+  /** Create and print a demo account on the first start against an empty database. */
+  demoAccount: boolean;
   /** Split mode: where the gateway finds each subgraph, and the port a subgraph process listens on. */
   subgraphUrls: Record<SubgraphName, string>;
   subgraphPorts: Record<SubgraphName, number>;
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0),
+    demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',
     subgraphPorts,
     subgraphUrls: {
       returns: env.RETURNS_SUBGRAPH_URL || `http://127.0.0.1:${subgraphPorts.returns}/graphql`,

@@ -103,7 +103,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
     server.keepAliveTimeout = 65_000;
     port = await listen(server, role === 'subgraph' ? config.subgraphPorts[subgraph!] : config.port, config.host);
     logger.info({ role, subgraph, port }, 'listening');
-    if (role === 'all' || role === 'gateway') await announceDemoAccount(runtime, port);
+    if ((role === 'all' || role === 'gateway') && config.demoAccount) await announceDemoAccount(runtime, port);
   }
   let stopping: Promise<void> | undefined;
   const stop = () =>

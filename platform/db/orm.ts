@@ -24,7 +24,8 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
   return MikroORM.init({
     clientUrl: url,
     // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
-    driverOptions: { options: `-c search_path=${module.schema},public` },
+    // node-postgres' own type parsers (timestamptz -> Date), so raw `sql()` rows match the row types.
+    driverOptions: { options: `-c search_path=${module.schema},public`, types: pg.types },
     schema: module.schema,
     entities: module.entities,
     extensions: [Migrator],

@@ -12,6 +12,11 @@ export interface GraphQLContext {
   credentials: Credentials;
   requestId: string;
   logger: Logger;
+  /**
+   * Set by the REST facade for its own fixed operations: the dashboard limits
+   * (depth, cost) guard against arbitrary client queries, not against these.
+   */
+  trustedOperation?: boolean;
   /** Per-request memo (DataLoaders and the like), keyed by name. */
   memo: Map<string, unknown>;
 }

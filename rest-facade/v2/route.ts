@@ -129,7 +129,7 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
       const query = readQuery(req, [...(options.query ?? []), ...(options.paginated ? PAGINATION_PARAMS : [])]);
       const page = options.paginated ? readPage(req, query) : { first: PAGE_SIZE.default, after: undefined };
       const body = options.body ? await parseBody(req, res, options.body.limit) : undefined;
-      const context: GraphQLContext = { auth: principal, credentials, requestId, logger, memo: new Map() };
+      const context: GraphQLContext = { auth: principal, credentials, requestId, logger, memo: new Map(), trustedOperation: true };
       const result = await options.handle({
         req,
         principal,

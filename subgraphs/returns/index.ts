@@ -5,7 +5,7 @@ import { Migration20261122000100_returns } from './migrations/Migration202611220
 import { OrderEntity } from './order.entity.js';
 import { ReturnEntity } from './return.entity.js';
 import { returnReferences } from './return.reference.js';
-import { CustomerReturnsResolver, ReturnResolver } from './return.resolver.js';
+import { CustomerReturnsResolver, OrderResolver, ReturnResolver } from './return.resolver.js';
 import { ReturnService } from './return.service.js';
 import { CustomerReference } from './return.type.js';
 
@@ -18,7 +18,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     migrations: [{ name: 'Migration20261122000100_returns', class: Migration20261122000100_returns }],
   },
   async build(deps?: SubgraphDeps) {
-    const resolvers = [ReturnResolver, CustomerReturnsResolver, AccountResolver] as const;
+    const resolvers = [ReturnResolver, OrderResolver, CustomerReturnsResolver, AccountResolver] as const;
     const orphanedTypes = [CustomerReference];
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
     const service = new ReturnService(deps.orm);
@@ -26,7 +26,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     return buildFederatedSchema({
       resolvers: [...resolvers],
       orphanedTypes,
-      instances: [new ReturnResolver(resolverDeps), new CustomerReturnsResolver(resolverDeps), new AccountResolver(deps.accounts)],
+      instances: [new ReturnResolver(resolverDeps), new OrderResolver(resolverDeps), new CustomerReturnsResolver(resolverDeps), new AccountResolver(deps.accounts)],
       references: returnReferences(service),
     });
   },

@@ -59,6 +59,21 @@ export class ReturnResolver {
   }
 }
 
+@Resolver(() => OrderType)
+export class OrderResolver {
+  constructor(private readonly deps: ReturnsResolverDeps) {}
+
+  @FieldResolver(() => ReturnConnection, { description: 'Returns made against this order, most recently updated first.' })
+  async returns(
+    @Root() order: OrderRow,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+  ): Promise<Connection<ReturnRow>> {
+    const page = await this.deps.service.listOrderReturns(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }));
+    return toConnection(page);
+  }
+}
+
 @Resolver(() => CustomerReference)
 export class CustomerReturnsResolver {
   constructor(private readonly deps: ReturnsResolverDeps) {}

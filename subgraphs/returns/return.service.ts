@@ -54,20 +54,30 @@ export class ReturnService {
    * starts strictly after it whatever was inserted meanwhile.
    */
   async listReturns(storeId: string, page: PageRequest): Promise<Page<ReturnRow>> {
-    const params: unknown[] = [storeId, page.first + 1];
+    return this.listWhere('store_id = $1', [storeId], page);
+  }
+
+  /** Keyset page over `return` rows matching `where` (whose parameters come first). */
+  private async listWhere(where: string, whereParams: unknown[], page: PageRequest): Promise<Page<ReturnRow>> {
+    const params: unknown[] = [...whereParams, page.first + 1];
+    const limit = `$${params.length}`;
     let keyset = '';
     if (page.after) {
       params.push(page.after[0], page.after[1]);
-      keyset = 'and (updated_at, id) < ($3::timestamptz, $4)';
+      keyset = `and (updated_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
     }
     const rows = await sql<ReturnRow & { sortAt: string }>(
       this.em(),
       `select ${RETURN_COLUMNS}, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"
-         from return where store_id = $1 ${keyset}
-        order by updated_at desc, id desc limit $2`,
+         from return where ${where} ${keyset}
+        order by updated_at desc, id desc limit ${limit}`,
       params,
     );
     return toPage(rows, page, returnSortKey);
+  }
+
+  async listOrderReturns(orderId: string, page: PageRequest): Promise<Page<ReturnRow>> {
+    return this.listWhere('order_id = $1', [orderId], page);
   }
 
   async listCustomerReturns(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<ReturnRow>> {

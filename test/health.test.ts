@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app.js';
+
+describe('health endpoints', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('GET /healthz answers 200 while the process is up', async () => {
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 200 when the database and the queue are reachable', async () => {
+    const res = await app.request('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', checks: { database: true, queue: true } });
+  });
+
+  it('every response carries X-Request-Id, echoing the caller’s', async () => {
+    const own = await app.request('/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(own.headers.get('x-request-id')).toBe('abc-123');
+    const generated = await app.request('/healthz');
+    expect(generated.headers.get('x-request-id')).toMatch(/^req_[0-9A-Z]{26}$/);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
+
+describe('HTTP error behaviour', () => {
+  let app: TestApp;
+  let acme: TestAccount;
+  beforeAll(async () => {
+    app = await startTestApp();
+    acme = await app.createAccount('Acme');
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    for (const path of ['/v2.2/nope', '/nothing-here', '/v2.2/stores/x/returns/y/z']) {
+      const res = await app.request(path, { token: acme.apiSecret });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ type: '/problems/route-not-found', status: 404 });
+    }
+  });
+
+  it('answers a known path with another method with 405 and Allow', async () => {
+    const res = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { method: 'PATCH', token: acme.apiSecret });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+    expect(await res.json()).toMatchObject({ type: '/problems/method-not-allowed', status: 405 });
+  });
+
+  it('answers CORS preflight with 204 and the allowed methods and headers', async () => {
+    const res = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { method: 'OPTIONS', headers: { origin: 'https://dash.example', 'access-control-request-method': 'GET' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+    const get = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { token: acme.apiSecret });
+    expect(get.headers.get('access-control-expose-headers')).toContain('X-Page-Next');
+  });
+
+  it('serves a documentation page for each problem type', async () => {
+    const res = await app.request('/problems/invalid-cursor');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Invalid pagination cursor');
+  });
+
+  it('answers an unexpected failure with a 500 that reveals no internals', async () => {
+    // Break the storage under the running service: the list query now fails inside PostgreSQL.
+    await query(app.databaseUrl, 'alter table returns.return rename to return_gone');
+    try {
+      const res = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { token: acme.apiSecret });
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      const body = JSON.parse(text);
+      expect(body).toMatchObject({ type: '/problems/internal-error', status: 500, detail: 'Internal server error' });
+      expect(body.instance).toContain(res.headers.get('x-request-id'));
+      expect(text).not.toMatch(/relation|return_gone|select|stack|at /i);
+    } finally {
+      await query(app.databaseUrl, 'alter table returns.return_gone rename to return');
+    }
+  });
+});

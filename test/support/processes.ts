@@ -1,0 +1,51 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { projectRoot } from '../../platform/project-root.js';
+import { freePort } from '../../platform/db/embedded-postgres.js';
+
+export { freePort };
+
+export interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts a built entry point (`dist/...`) as a separate process, the way `npm start` does. */
+export function spawnNode(args: string[], env: Record<string, string | undefined>): Spawned {
+  const child = spawn(process.execPath, args, { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => out, exited };
+}
+
+export function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: projectRoot(), env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export async function waitReady(baseUrl: string, spawned?: Spawned): Promise<void> {
+  await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 90_000, `${baseUrl}/readyz (output: ${spawned?.output().slice(-2000)})`);
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
