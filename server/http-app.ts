@@ -3,6 +3,8 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import type { Config } from '../platform/config.js';
+import { MemoryRateLimiter } from '../platform/rate-limit.js';
 import { credentialsFrom } from '../platform/auth.js';
 import { AppError, PROBLEM_TITLES, problemTitle } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
@@ -14,6 +16,7 @@ import { routeNotFound } from '../rest-facade/routing.js';
 import { v2Router } from '../rest-facade/v2/index.js';
 
 export interface HttpAppOptions {
+  config: Config;
   logger: Logger;
   accounts: AccountsService;
   adminToken: string;
@@ -83,7 +86,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   );
 
   if (options.facade) {
-    const v2 = v2Router({ accounts: options.accounts, adminToken: options.adminToken, gateway: new GatewayClient(options.graphql) });
+    const v2 = v2Router({
+      accounts: options.accounts,
+      adminToken: options.adminToken,
+      gateway: new GatewayClient(options.graphql),
+      secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
+    });
     app.use('/v2.2', v2.router);
   }
 

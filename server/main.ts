@@ -90,6 +90,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
   if (graphql) {
     await graphql.start();
     const app = createHttpApp({
+      config,
       logger,
       accounts: runtime.accounts,
       adminToken: runtime.adminToken,

@@ -61,3 +61,31 @@ describe('HTTP error behaviour', () => {
     }
   });
 });
+
+describe('per-secret rate limit on /v2.2', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('answers 429 with Retry-After and RateLimit headers once a secret is over its limit', async () => {
+    const acme = await app.createAccount('Acme');
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { token: acme.apiSecret });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last!.headers.get('ratelimit-policy')).toBe('"per-secret";q=5;w=60');
+    expect(last!.headers.get('ratelimit')).toMatch(/^"per-secret";r=0;t=\d+$/);
+    expect((await last!.json()).type).toBe('/problems/rate-limited');
+    // Another secret has its own budget.
+    const other = await app.createAccount('Other');
+    expect((await app.request(`/v2.2/stores/${other.storeId}/returns`, { token: other.apiSecret })).status).toBe(200);
+  });
+});

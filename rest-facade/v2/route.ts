@@ -6,6 +6,7 @@ import { canSeeStore, credentialsFrom, hasScope, scopeForbidden, storeNotFound, 
 import { AppError, invalid } from '../../platform/errors.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
+import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { locals, sendProblem, toAppError } from '../problem.js';
 
@@ -13,6 +14,8 @@ export interface V2Deps {
   accounts: AccountsService;
   gateway: GatewayClient;
   adminToken: string;
+  /** The generous per-secret limit of every route (per process). */
+  secretLimiter: MemoryRateLimiter;
 }
 
 export interface PageParams {
@@ -120,6 +123,10 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
     try {
       const credentials = credentialsFrom(req.headers);
       const principal = await authenticate(deps, credentials);
+      if (principal.kind === 'account') {
+        const decision = deps.secretLimiter.consume(principal.secretId);
+        if (!decision.allowed) throw rateLimited('per-secret', decision, deps.secretLimiter.windowMs / 1000);
+      }
       const storeId = typeof req.params.storeId === 'string' ? req.params.storeId : undefined;
       if (storeId !== undefined) {
         const visible = principal.kind === 'admin' ? await deps.accounts.storeExists(storeId) : canSeeStore(principal, storeId);
