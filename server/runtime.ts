@@ -8,6 +8,7 @@ import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
+import { createOutboxQueues } from '../platform/outbox.js';
 import { startQueue, type PgBoss } from '../platform/queue.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
@@ -84,6 +85,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
     }
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
+    await createOutboxQueues(boss);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
