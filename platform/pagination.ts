@@ -32,7 +32,11 @@ export function pageRequest(first: number | null | undefined, after: string | nu
  */
 export function toPage<T>(rows: T[], request: PageRequest, sortKey: (row: T) => CursorKey): Page<T> {
   const hasNextPage = rows.length > request.first;
-  const items = hasNextPage ? rows.slice(0, request.first) : rows;
+  return pageOf(hasNextPage ? rows.slice(0, request.first) : rows, hasNextPage, request, sortKey);
+}
+
+/** A page from rows already cut to size, when the caller knows whether more exist. */
+export function pageOf<T>(items: T[], hasNextPage: boolean, request: PageRequest, sortKey: (row: T) => CursorKey): Page<T> {
   const last = items[items.length - 1];
   return {
     items,

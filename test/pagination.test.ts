@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
+import { postReturn, returnBody, seedReturns } from './support/returns.js';
 
-/** Seeds returns straight into the returns schema (the list is what is under test here). */
-async function seedReturns(app: TestApp, storeId: string, count: number, sameTimestamp = false): Promise<string[]> {
-  const orderId = `ord_seed_${storeId}`;
+/**
+ * Seeds returns through the API, then spreads their `updated_at` over a few
+ * seconds (or gives them all the same one) so the keyset has ties to break.
+ */
+async function seed(app: TestApp, account: TestAccount, count: number, sameTimestamp = false): Promise<string[]> {
+  const { returnIds } = await seedReturns(app, account, count);
   await query(
     app.databaseUrl,
-    `insert into returns."order" (id, store_id, provider, external_id, name, currency) values ($1, $2, 'custom', $1, '#1001', 'USD') on conflict do nothing`,
-    [orderId, storeId],
+    `update returns.return set updated_at = timestamptz '2026-01-01T00:00:00Z' + case when $2 then interval '0' else (abs(hashtext(id)) % 37) * interval '1 second' end
+     where store_id = $1`,
+    [account.storeId, sameTimestamp],
   );
-  const rows = await query<{ id: string }>(
-    app.databaseUrl,
-    `insert into returns.return (id, store_id, order_id, status, updated_at)
-     select 'ret_seed_' || $1 || '_' || lpad(i::text, 5, '0'), $1, $2, 'open',
-            case when $4 then timestamptz '2026-01-01T00:00:00Z' else timestamptz '2026-01-01T00:00:00Z' + (i % 37) * interval '1 second' end
-       from generate_series(1, $3) i returning id`,
-    [storeId, orderId, count, sameTimestamp],
-  );
-  return rows.map((r) => r.id);
+  return returnIds;
 }
 
 describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
@@ -30,8 +27,8 @@ describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
     app = await startTestApp({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
     acme = await app.createAccount('Acme');
     other = await app.createAccount('Other');
-    ids = await seedReturns(app, acme.storeId, 103);
-    await seedReturns(app, other.storeId, 5);
+    ids = await seed(app, acme, 103);
+    await seed(app, other, 5);
   });
   afterAll(async () => {
     await app?.stop();
@@ -76,7 +73,7 @@ describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
 
   it('keeps the walk exact when rows share a timestamp (id breaks ties)', async () => {
     const tied = await app.createAccount('Tied');
-    const tiedIds = await seedReturns(app, tied.storeId, 25, true);
+    const tiedIds = await seed(app, tied, 25, true);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -89,23 +86,28 @@ describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
 
   it('does not skip or repeat rows when newer rows are inserted while paging', async () => {
     const busy = await app.createAccount('Busy');
-    const initial = await seedReturns(app, busy.storeId, 30);
+    const { returnIds: initial, orderId } = await seedReturns(app, busy, 40, 20);
+    await query(app.databaseUrl, `update returns.return set updated_at = timestamptz '2026-01-01T00:00:00Z' + (abs(hashtext(id)) % 37) * interval '1 second' where store_id = $1`, [busy.storeId]);
+    const orderExternalId = (await query<{ external_id: string }>(app.databaseUrl, 'select external_id from returns."order" where id = $1', [orderId]))[0]!.external_id;
     const seen: string[] = [];
+    const newIds: string[] = [];
     let cursor: string | null = null;
     let round = 0;
     do {
       const res = await list(`?page-size=6${cursor ? `&page-continue=${encodeURIComponent(cursor)}` : ''}`, {}, busy);
       seen.push(...(await res.json()).returns.map((r: { id: string }) => r.id));
       cursor = res.headers.get('x-page-next');
-      // A new return arrives (updated now, so it sorts before everything already listed).
-      await query(app.databaseUrl, `insert into returns.return (id, store_id, order_id, status) values ($1, $2, $3, 'open')`, [
-        `ret_new_${round++}`,
-        busy.storeId,
-        `ord_seed_${busy.storeId}`,
-      ]);
+      // Meanwhile a new return arrives and an already-listed one changes: both now sort first.
+      const created = await postReturn(app, busy, returnBody(orderExternalId, [{ lineItemId: 'bulk', quantity: 1, reason: 'late' }]));
+      expect(created.status).toBe(201);
+      newIds.push(created.body.return.id);
+      const listed = seen[round++];
+      if (listed) expect((await app.request(`/v2.2/returns/${listed}/comments`, { method: 'POST', token: busy.apiSecret, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ comment: { message: 'seen' } }) })).status).toBe(201);
     } while (cursor);
-    expect(seen.filter((id) => id.startsWith('ret_seed_')).sort()).toEqual([...initial].sort());
+    // Every return that existed unchanged is seen exactly once; nothing is repeated.
+    expect(seen.filter((id) => initial.includes(id)).sort()).toEqual([...initial].sort());
     expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.some((id) => newIds.includes(id))).toBe(false);
   });
 
   it('accepts the page size as X-Page-Size, the query parameter winning', async () => {

@@ -5,6 +5,7 @@ import { startService, type RunningService } from '../server/main.js';
 import { TEST_ADMIN_TOKEN } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
 import { freePort } from './support/processes.js';
+import { orderBody, returnBody } from './support/returns.js';
 
 /**
  * The deployment that outgrows one machine: each subgraph, the gateway (with
@@ -64,34 +65,45 @@ describe('split mode', () => {
     const created = await gql('mutation { createAccount(input: {name: "Split"}) { accountId storeId apiSecret } }');
     const { storeId, apiSecret } = created.data!.createAccount as { storeId: string; apiSecret: string };
     await query(databaseUrl, `insert into events.customer (id, store_id, email) values ('cus_1', $1, 'ada@example.com')`, [storeId]);
-    await query(databaseUrl, `insert into returns."order" (id, store_id, provider, external_id, name, currency, customer_email) values ('ord_1', $1, 'custom', '1001', '#1001', 'USD', 'Ada@Example.com')`, [storeId]);
-    await query(databaseUrl, `insert into returns.return (id, store_id, order_id, status) values ('ret_1', $1, 'ord_1', 'open')`, [storeId]);
+    const rest = (path: string, body?: unknown) =>
+      fetch(`${gatewayUrl}/v2.2${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const order = orderBody({ id: '1001', name: '#1001', customer: { email: 'Ada@Example.com' } });
+    expect((await rest(`/stores/${storeId}/custom/orders`, order)).status).toBe(200);
+    const createdReturn = await rest(`/stores/${storeId}/returns`, returnBody('1001', [{ lineItemId: 'li-1', quantity: 1, reason: 'too small' }]));
+    expect(createdReturn.status).toBe(201);
+    const returnId = (await createdReturn.json()).return.id;
 
     // The API secret travels from the gateway to each subgraph, which checks it again.
     const result = await gql(`{ customer(storeId: "${storeId}", email: "ada@example.com") { id email returns { edges { node { id status order { name } } } } } }`, apiSecret);
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({
-      customer: { id: 'cus_1', email: 'ada@example.com', returns: { edges: [{ node: { id: 'ret_1', status: 'open', order: { name: '#1001' } } }] } },
+      customer: { id: 'cus_1', email: 'ada@example.com', returns: { edges: [{ node: { id: returnId, status: 'open', order: { name: '#1001' } } }] } },
     });
 
-    const rest = await fetch(`${gatewayUrl}/v2.2/stores/${storeId}/returns`, { headers: { authorization: `Bearer ${apiSecret}` } });
-    expect(rest.status).toBe(200);
-    expect((await rest.json()).returns.map((r: { id: string }) => r.id)).toEqual(['ret_1']);
+    const list = await rest(`/stores/${storeId}/returns`);
+    expect(list.status).toBe(200);
+    expect((await list.json()).returns.map((r: { id: string }) => r.id)).toEqual([returnId]);
   });
 
   it("does not let one account's secret reach another's data through entity references", async () => {
     const a = (await gql('mutation { createAccount(input: {name: "A"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
     const b = (await gql('mutation { createAccount(input: {name: "B"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
-    await query(databaseUrl, `insert into returns."order" (id, store_id, provider, external_id, name, currency) values ('ord_b', $1, 'custom', 'b', '#B', 'USD')`, [b.storeId]);
-    await query(databaseUrl, `insert into returns.return (id, store_id, order_id, status) values ('ret_b', $1, 'ord_b', 'open')`, [b.storeId]);
-    const res = await gql('{ return(id: "ret_b") { id } }', a.apiSecret);
+    const post = (path: string, body: unknown) =>
+      fetch(`${gatewayUrl}/v2.2${path}`, { method: 'POST', headers: { authorization: `Bearer ${b.apiSecret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post(`/stores/${b.storeId}/custom/orders`, orderBody({ id: 'b' }))).status).toBe(200);
+    const retB = (await (await post(`/stores/${b.storeId}/returns`, returnBody('b', [{ lineItemId: 'li-2', quantity: 1, reason: 'x' }]))).json()).return.id;
+    const res = await gql(`{ return(id: "${retB}") { id } }`, a.apiSecret);
     expect(res.data).toEqual({ return: null });
     // Straight at the subgraph, forging an entity representation, is refused the same way.
     const subgraph = services.find((s) => s.runtime.schemas.returns)!;
     const direct = await fetch(`http://127.0.0.1:${subgraph.port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${a.apiSecret}` },
-      body: JSON.stringify({ query: '{ _entities(representations: [{__typename: "Return", id: "ret_b"}]) { ... on Return { id } } }' }),
+      body: JSON.stringify({ query: `{ _entities(representations: [{__typename: "Return", id: "${retB}"}]) { ... on Return { id } } }` }),
     });
     expect((await direct.json()).data).toEqual({ _entities: [null] });
   });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
-import { buildSchema, createResolversMap, type MiddlewareFn, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { AppError, INTERNAL_ERROR_MESSAGE, isAppError } from '../errors.js';
 import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
@@ -31,20 +31,16 @@ export interface FederatedSchema {
   sdl: string;
 }
 
+/**
+ * Unexpected errors in resolvers need no wrapping here: the gateway's (or the
+ * subgraph server's) error formatter logs and masks every error that is not a
+ * domain error. Reference resolvers are wrapped because the gateway sees their
+ * failures only as entity errors.
+ */
 function internal(ctx: GraphQLContext | undefined, err: unknown): AppError {
   ctx?.logger.error({ err, requestId: ctx.requestId }, 'unexpected error in resolver');
   return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
 }
-
-/** Lets domain errors through and replaces anything else by a bare internal error (logged with the request id). */
-const maskUnexpectedErrors: MiddlewareFn<GraphQLContext> = async ({ context }, next) => {
-  try {
-    return await next();
-  } catch (err) {
-    if (isAppError(err) || (err instanceof Error && err.name === 'GraphQLError')) throw err;
-    throw internal(context, err);
-  }
-};
 
 /** Builds a type-graphql schema and turns it into an Apollo Federation 2 subgraph schema. */
 export async function buildFederatedSchema(options: FederatedSchemaOptions): Promise<FederatedSchema> {
@@ -60,7 +56,6 @@ export async function buildFederatedSchema(options: FederatedSchemaOptions): Pro
       },
     },
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    globalMiddlewares: [maskUnexpectedErrors],
     validate: false,
     skipCheck: true,
   });

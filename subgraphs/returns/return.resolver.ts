@@ -1,17 +1,39 @@
 import DataLoader from 'dataloader';
-import { Arg, Ctx, Directive, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { Arg, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
+import type { Scope } from '../../platform/accounts/credentials.js';
 import { hasScope, scopeForbidden } from '../../platform/auth.js';
+import { notFound } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { filterDigest } from '../../platform/cursor.js';
 import { pageRequest } from '../../platform/pagination.js';
-import { CustomerReference, OrderType, ReturnConnection, ReturnType } from './return.type.js';
-import type { OrderRow, ReturnRow, ReturnService } from './return.service.js';
+import type { OrderService } from './order.service.js';
+import { OrderType } from './order.type.js';
+import { validateOrder } from './order.validation.js';
+import { ReturnFilterInput, ShipmentEventInput, StoreSettingsInput } from './return.input.js';
+import type { ReturnService } from './return.service.js';
+import { validateFilters } from './return.service.js';
+import { isReturnStatus, RETURN_STATUSES, type ReturnStatus } from './return.status.js';
+import {
+  CreateReturnPayloadType,
+  CustomerReference,
+  ReturnCommentType,
+  ReturnConnection,
+  ReturnStatusEnum,
+  ReturnType,
+  StoreSettingsType,
+} from './return.type.js';
+import type { CommentRow, OrderView, ReturnView } from './return.view.js';
+import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
+import { invalid } from '../../platform/errors.js';
 
 export interface ReturnsResolverDeps {
-  service: ReturnService;
+  returns: ReturnService;
+  orders: OrderService;
+  settings: StoreSettingsService;
   accounts: AccountsService;
 }
 
@@ -22,12 +44,20 @@ function byId<T extends { id: string }>(load: (ids: readonly string[]) => Promis
   };
 }
 
-/** Per-request loaders: one query for all the returns (or orders) a response needs. */
-export function returnLoaders(ctx: GraphQLContext, service: ReturnService) {
+/** Per-request loaders: one round of queries for all the returns (or orders) a response needs. */
+export function returnLoaders(ctx: GraphQLContext, deps: Pick<ReturnsResolverDeps, 'returns' | 'orders'>) {
   return memoize(ctx, 'returns.loaders', () => ({
-    returns: new DataLoader<string, ReturnRow | null>(byId((ids) => service.findReturns(ids))),
-    orders: new DataLoader<string, OrderRow | null>(byId((ids) => service.findOrders(ids))),
+    returns: new DataLoader<string, ReturnView | null>(byId((ids) => deps.returns.views(ids))),
+    orders: new DataLoader<string, OrderView | null>(byId((ids) => deps.orders.views(ids))),
   }));
+}
+
+/** A return the caller may act on: invisible ones do not exist (404); then the scope (403). */
+async function authorizedReturn(ctx: GraphQLContext, deps: ReturnsResolverDeps, returnId: string, scope: Scope): Promise<ReturnView> {
+  const view = visible(ctx, await returnLoaders(ctx, deps).returns.load(returnId));
+  if (!view) throw notFound('return-not-found', `Return ${returnId} was not found.`);
+  if (!hasScope(ctx.auth, scope)) throw scopeForbidden(scope);
+  return view;
 }
 
 @Resolver(() => ReturnType)
@@ -35,10 +65,10 @@ export class ReturnResolver {
   constructor(private readonly deps: ReturnsResolverDeps) {}
 
   @Query(() => ReturnType, { nullable: true, description: 'A return by id; null when absent or in another account.' })
-  async return(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<ReturnRow | null> {
-    const row = visible(ctx, await returnLoaders(ctx, this.deps.service).returns.load(id));
-    if (row && !hasScope(ctx.auth, 'returns_read')) throw scopeForbidden('returns_read');
-    return row;
+  async return(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<ReturnView | null> {
+    const view = visible(ctx, await returnLoaders(ctx, this.deps).returns.load(id));
+    if (view && !hasScope(ctx.auth, 'returns_read')) throw scopeForbidden('returns_read');
+    return view;
   }
 
   @Query(() => ReturnConnection, { description: "A store's returns, most recently updated first." })
@@ -46,16 +76,71 @@ export class ReturnResolver {
     @Arg('storeId', () => ID) storeId: string,
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Arg('filter', () => ReturnFilterInput, { nullable: true }) filter: ReturnFilterInput | undefined,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<Connection<ReturnRow>> {
+  ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
-    const page = await this.deps.service.listReturns(storeId, pageRequest(first, after, { list: 'returns', storeId }));
+    const filters = validateFilters({ ...filter });
+    const page = await this.deps.returns.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }));
+    for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return toConnection(page);
   }
 
   @FieldResolver(() => OrderType)
-  async order(@Root() ret: ReturnRow, @Ctx() ctx: GraphQLContext): Promise<OrderRow | null> {
-    return returnLoaders(ctx, this.deps.service).orders.load(ret.orderId);
+  async order(@Root() ret: ReturnView, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
+    return returnLoaders(ctx, this.deps).orders.load(ret.orderId);
+  }
+
+  @FieldResolver(() => [ReturnCommentType], { description: 'Comments, oldest first (they also appear in notes).' })
+  async comments(@Root() ret: ReturnView): Promise<CommentRow[]> {
+    return this.deps.returns.comments(ret.id);
+  }
+
+  @Mutation(() => CreateReturnPayloadType, {
+    description: 'Creates a return. `input` is the REST body ({data, options}); with an idempotency key a repeat replays the first result.',
+  })
+  async createReturn(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('input', () => GraphQLJSON) input: unknown,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_write');
+    const { view, replayed } = await this.deps.returns.create(storeId, input, idempotencyKey);
+    return { return: view, externalRMAResponses: [], replayed };
+  }
+
+  @Mutation(() => ReturnType, { description: 'Moves a return to any status the transition table allows (409 otherwise).' })
+  async updateReturnStatus(
+    @Arg('returnId', () => ID) returnId: string,
+    @Arg('status', () => ReturnStatusEnum) status: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<ReturnView> {
+    await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
+    if (!isReturnStatus(status)) throw invalid('validation-failed', `status must be one of ${RETURN_STATUSES.join(', ')}.`);
+    return this.deps.returns.changeStatus(returnId, status as ReturnStatus);
+  }
+
+  @Mutation(() => ReturnType, { description: 'Approves a return awaiting approval (pre_shipment -> open).' })
+  async approveReturn(@Arg('returnId', () => ID) returnId: string, @Ctx() ctx: GraphQLContext): Promise<ReturnView> {
+    await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
+    return this.deps.returns.approve(returnId);
+  }
+
+  @Mutation(() => ReturnType, { description: 'Records a carrier tracking event (open -> in_transit -> delivered).' })
+  async recordReturnShipmentEvent(
+    @Arg('returnId', () => ID) returnId: string,
+    @Arg('input', () => ShipmentEventInput) input: ShipmentEventInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<ReturnView> {
+    await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
+    return this.deps.returns.recordShipmentEvent(returnId, input);
+  }
+
+  @Mutation(() => ReturnCommentType)
+  async addReturnComment(@Arg('returnId', () => ID) returnId: string, @Arg('message', () => String) message: string, @Ctx() ctx: GraphQLContext): Promise<CommentRow> {
+    await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
+    return this.deps.returns.addComment(returnId, message);
   }
 }
 
@@ -63,14 +148,59 @@ export class ReturnResolver {
 export class OrderResolver {
   constructor(private readonly deps: ReturnsResolverDeps) {}
 
+  @Query(() => OrderType, { nullable: true, description: 'An order by id; null when absent or in another account.' })
+  async order(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
+    const view = visible(ctx, await returnLoaders(ctx, this.deps).orders.load(id));
+    if (view && !hasScope(ctx.auth, 'returns_read')) throw scopeForbidden('returns_read');
+    return view;
+  }
+
+  @Mutation(() => OrderType, { description: 'Creates or updates an order by (provider, external id). `input` is the order object of the custom orders endpoint plus `provider` (default custom).' })
+  async upsertOrder(@Arg('storeId', () => ID) storeId: string, @Arg('input', () => GraphQLJSON) input: unknown, @Ctx() ctx: GraphQLContext): Promise<OrderView> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'orders_write');
+    const provider = input && typeof input === 'object' && 'provider' in input ? (input as { provider: unknown }).provider : 'custom';
+    if (typeof provider !== 'string' || !/^[a-z0-9_-]{1,64}$/.test(provider)) {
+      throw invalid('validation-failed', 'The order is invalid.', [{ pointer: '/provider', detail: 'must be a lowercase platform name such as shopify or custom' }]);
+    }
+    return (await this.deps.orders.upsert(storeId, validateOrder(input, provider))).view;
+  }
+
   @FieldResolver(() => ReturnConnection, { description: 'Returns made against this order, most recently updated first.' })
   async returns(
-    @Root() order: OrderRow,
+    @Root() order: OrderView,
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
-  ): Promise<Connection<ReturnRow>> {
-    const page = await this.deps.service.listOrderReturns(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }));
-    return toConnection(page);
+  ): Promise<Connection<ReturnView>> {
+    return toConnection(await this.deps.returns.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id })));
+  }
+}
+
+@Resolver(() => StoreSettingsType)
+export class StoreSettingsResolver {
+  constructor(private readonly deps: ReturnsResolverDeps) {}
+
+  @Query(() => StoreSettingsType)
+  async storeSettings(@Arg('storeId', () => ID) storeId: string, @Ctx() ctx: GraphQLContext): Promise<StoreSettings> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
+    return this.deps.settings.get(storeId);
+  }
+
+  @Mutation(() => StoreSettingsType, { description: 'Sets the fields given; omitted ones keep their value.' })
+  async updateStoreSettings(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('input', () => StoreSettingsInput) input: StoreSettingsInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<StoreSettings> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_write');
+    const address = input.returnAddress;
+    return this.deps.settings.update(storeId, {
+      returnLocationId: input.returnLocationId,
+      requireReturnApproval: input.requireReturnApproval,
+      returnPhoneNumber: input.returnPhoneNumber,
+      returnAddress: address
+        ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
+        : undefined,
+    });
   }
 }
 
@@ -85,11 +215,10 @@ export class CustomerReturnsResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<Connection<ReturnRow>> {
+  ): Promise<Connection<ReturnView>> {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, customer.storeId, 'returns_read');
     const filters = { list: 'customer-returns', customer: filterDigest({ id: customer.id }) };
-    const page = await this.deps.service.listCustomerReturns(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters));
-    return toConnection(page);
+    return toConnection(await this.deps.returns.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters)));
   }
 }

@@ -1,63 +1,259 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionType } from '../../platform/graphql/connection.js';
+import { MoneyType } from '../../platform/graphql/money.type.js';
+import { AddressType, OrderType, PersonNameType, ProductSummaryType, VariantSummaryType } from './order.type.js';
+import { RETURN_STATUSES, SHIPMENT_STATUSES } from './return.status.js';
 
-@Directive('@key(fields: "id")')
-@ObjectType('Order')
-export class OrderType {
-  @Field(() => ID)
-  id!: string;
+/** GraphQL enums carry the REST spellings exactly. */
+export const ReturnStatusEnum = Object.fromEntries(RETURN_STATUSES.map((s) => [s, s])) as Record<string, string>;
+registerEnumType(ReturnStatusEnum, { name: 'ReturnStatus', description: 'Return status (see docs/returns.md for the transitions)' });
+export const ShipmentStatusEnum = Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, s])) as Record<string, string>;
+registerEnumType(ShipmentStatusEnum, { name: 'ShipmentStatus' });
 
-  @Field(() => ID)
-  storeId!: string;
+@ObjectType('ReturnDestination')
+export class ReturnDestinationType {
+  @Field(() => AddressType, { nullable: true }) mailingAddress!: AddressType | null;
+  @Field(() => String, { nullable: true }) phoneNumber!: string | null;
+}
 
-  @Field(() => String)
-  provider!: string;
+@ObjectType('ReturnSource')
+export class ReturnSourceType {
+  @Field(() => String, { nullable: true }) emailAddress!: string | null;
+  @Field(() => AddressType, { nullable: true }) mailingAddress!: AddressType | null;
+  @Field(() => PersonNameType) name!: PersonNameType;
+  @Field(() => String, { nullable: true }) phoneNumber!: string | null;
+}
 
-  @Field(() => String)
-  externalId!: string;
+@ObjectType('ReturnOrderItemRef')
+export class ReturnOrderItemRefType {
+  @Field(() => ID, { description: 'Service id of the order line' }) id!: string;
+  @Field(() => String, { description: "The commerce platform's line item id (REST: line_item_id)" }) lineItemId!: string;
+}
 
-  @Field(() => String)
-  name!: string;
+@ObjectType('MoneyAmount')
+export class MoneyAmountType {
+  @Field(() => MoneyType) amount!: MoneyType;
+}
 
-  @Field(() => String)
-  currency!: string;
+@ObjectType('ItemRefund')
+export class ItemRefundType {
+  @Field(() => MoneyType) amount!: MoneyType;
+  @Field(() => String, { description: 'refund, store_credit or exchange' }) type!: string;
+}
 
-  @Field(() => String, { nullable: true })
-  customerEmail!: string | null;
+@ObjectType('ExchangePrice')
+export class ExchangePriceType {
+  @Field(() => String) amount!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { nullable: true }) tax!: string | null;
+}
 
-  @Field(() => Date)
-  createdAt!: Date;
+@ObjectType('ExchangeItem')
+export class ExchangeItemType {
+  @Field(() => ID) id!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => VariantSummaryType) variant!: VariantSummaryType;
+  @Field(() => MoneyType) originalPrice!: MoneyType;
+  @Field(() => ExchangePriceType) price!: ExchangePriceType;
+  @Field(() => ProductSummaryType) product!: ProductSummaryType;
+}
 
-  @Field(() => Date)
-  updatedAt!: Date;
+@ObjectType('ItemExchange')
+export class ItemExchangeType {
+  @Field(() => ProductSummaryType) product!: ProductSummaryType;
+  @Field(() => Int) quantity!: number;
+  @Field(() => VariantSummaryType) variant!: VariantSummaryType;
+}
+
+@ObjectType('QuestionAnswer')
+export class QuestionAnswerType {
+  @Field(() => String) question!: string;
+  @Field(() => String) answer!: string;
+}
+
+@ObjectType('AssignedUser')
+export class AssignedUserType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) firstName!: string | null;
+  @Field(() => String, { nullable: true }) lastName!: string | null;
+  @Field(() => String, { nullable: true }) email!: string | null;
+}
+
+@ObjectType('AssessmentResponse')
+export class AssessmentResponseType {
+  @Field(() => String) type!: string;
+  @Field(() => String) value!: string;
+}
+
+@ObjectType('Assessment')
+export class AssessmentType {
+  @Field(() => AssignedUserType, { nullable: true }) assignedUser!: AssignedUserType | null;
+  @Field(() => [AssessmentResponseType]) responses!: AssessmentResponseType[];
+}
+
+@ObjectType('ReturnItem')
+export class ReturnItemType {
+  @Field(() => ID) id!: string;
+  @Field(() => ReturnOrderItemRefType) orderItem!: ReturnOrderItemRefType;
+  @Field(() => Int) quantity!: number;
+  @Field(() => String) reason!: string;
+  @Field(() => String, { nullable: true }) customerComment!: string | null;
+  @Field(() => ItemExchangeType, { nullable: true }) exchangeItem!: ItemExchangeType | null;
+  @Field(() => String, { nullable: true }) grade!: string | null;
+  @Field(() => Boolean) greenReturn!: boolean;
+  @Field(() => String) outcome!: string;
+  @Field(() => [String]) shipmentGroupIds!: string[];
+  @Field(() => String, { nullable: true }) externalReturnLineItemId!: string | null;
+  @Field(() => String, { nullable: true }) productId!: string | null;
+  @Field(() => String, { nullable: true }) reasonCode!: string | null;
+  @Field(() => [String]) reasons!: string[];
+  @Field(() => [String]) reasonCodes!: string[];
+  @Field(() => String, { nullable: true }) productAdjustment!: string | null;
+  @Field(() => [QuestionAnswerType]) multipleChoiceQuestions!: QuestionAnswerType[];
+  @Field(() => [AssessmentType]) assessments!: AssessmentType[];
+  @Field(() => ItemRefundType) refund!: ItemRefundType;
+  @Field(() => MoneyAmountType) productValueNoTaxNoAdjustment!: MoneyAmountType;
+  @Field(() => String, { nullable: true }) sku!: string | null;
+  @Field(() => String, { nullable: true }) upc!: string | null;
+  @Field(() => String) status!: string;
+  @Field(() => String, { nullable: true }) variantId!: string | null;
+  @Field(() => String, { nullable: true }) title!: string | null;
+}
+
+@ObjectType('GiftCard')
+export class GiftCardType {
+  @Field(() => MoneyType) amount!: MoneyType;
+  @Field(() => String) code!: string;
+  @Field(() => String, { nullable: true }) externalId!: string | null;
+}
+
+@ObjectType('ExternalReturnId')
+export class ExternalReturnIdType {
+  @Field(() => String) provider!: string;
+  @Field(() => String) value!: string;
+}
+
+@ObjectType('ExchangeOrderRef')
+export class ExchangeOrderRefType {
+  @Field(() => String, { nullable: true }) externalId!: string | null;
+}
+
+@ObjectType('ReturnExchange')
+export class ReturnExchangeType {
+  @Field(() => [ExchangeItemType]) items!: ExchangeItemType[];
+  @Field(() => String, { nullable: true }) provision!: string | null;
+  @Field(() => Int) itemCount!: number;
+  @Field(() => ExchangeOrderRefType, { nullable: true }) order!: ExchangeOrderRefType | null;
+  @Field(() => MoneyType, { nullable: true }) totalTax!: MoneyType | null;
+}
+
+@ObjectType('ReturnNote')
+export class ReturnNoteType {
+  @Field(() => String) message!: string;
+  @Field(() => String, { nullable: true }) image!: string | null;
+}
+
+@ObjectType('Shipment')
+export class ShipmentType {
+  @Field(() => String, { nullable: true }) carrier!: string | null;
+  @Field(() => String) status!: string;
+  @Field(() => String, { nullable: true }) tracker!: string | null;
+  @Field(() => String, { nullable: true }) trackingUrl!: string | null;
+  @Field(() => String, { nullable: true }) postageLabel!: string | null;
+  @Field(() => String, { nullable: true }) formLabel!: string | null;
+  @Field(() => String, { nullable: true }) shipmentGroupId!: string | null;
+  @Field(() => [String]) itemIds!: string[];
+  @Field(() => String, { nullable: true }) externalLocationId!: string | null;
+  @Field(() => String, { nullable: true }) estimatedDeliveryDate!: string | null;
+  @Field(() => String, { nullable: true }) deliveredAt!: string | null;
+}
+
+@ObjectType('Dropoff')
+export class DropoffType {
+  @Field(() => String, { nullable: true }) shipmentGroupId!: string | null;
+  @Field(() => String, { nullable: true }) provider!: string | null;
+  @Field(() => String, { nullable: true }) qrCode!: string | null;
+  @Field(() => String, { nullable: true }) qrCodeUrl!: string | null;
+}
+
+@ObjectType('Tag')
+export class TagType {
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) source!: string | null;
+}
+
+@ObjectType('ReturnTotals')
+export class ReturnTotalsType {
+  @Field(() => MoneyAmountType) charge!: MoneyAmountType;
+  @Field(() => MoneyAmountType) exchange!: MoneyAmountType;
+  @Field(() => MoneyAmountType) refund!: MoneyAmountType;
+  @Field(() => MoneyAmountType) storeCredit!: MoneyAmountType;
 }
 
 @Directive('@key(fields: "id")')
 @ObjectType('Return')
 export class ReturnType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => ID)
-  storeId!: string;
-
-  @Field(() => ID)
-  orderId!: string;
-
-  @Field(() => String)
-  status!: string;
-
-  @Field(() => String)
-  type!: string;
-
-  @Field(() => Date)
-  createdAt!: Date;
-
-  @Field(() => Date)
-  updatedAt!: Date;
+  @Field(() => ID) id!: string;
+  @Field(() => ID) storeId!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+  @Field(() => ReturnStatusEnum) status!: string;
+  @Field(() => String, { description: 'return or warranty' }) type!: string;
+  @Field(() => String) provider!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => ReturnDestinationType) destination!: ReturnDestinationType;
+  @Field(() => ReturnSourceType) source!: ReturnSourceType;
+  @Field(() => OrderType, { description: 'The order the return was made against (REST shows its id and name)' }) order!: OrderType;
+  @Field(() => [ReturnItemType]) items!: ReturnItemType[];
+  @Field(() => [GiftCardType]) giftCards!: GiftCardType[];
+  @Field(() => [String]) compensationMethods!: string[];
+  @Field(() => Boolean) completeWithNoAction!: boolean;
+  @Field(() => ReturnExchangeType, { nullable: true }) exchange!: ReturnExchangeType | null;
+  @Field(() => [String]) externalOrderIds!: string[];
+  @Field(() => [ExternalReturnIdType]) externalReturnIds!: ExternalReturnIdType[];
+  @Field(() => String, { nullable: true }) internalCreatedByName!: string | null;
+  @Field(() => [ReturnNoteType]) notes!: ReturnNoteType[];
+  @Field(() => ShipmentType, { nullable: true }) shipment!: ShipmentType | null;
+  @Field(() => [ShipmentType]) shipments!: ShipmentType[];
+  @Field(() => [DropoffType]) dropoffs!: DropoffType[];
+  @Field(() => [String]) platformOrderIds!: string[];
+  @Field(() => [TagType]) tags!: TagType[];
+  @Field(() => ReturnTotalsType) totals!: ReturnTotalsType;
 }
 
 export const ReturnConnection = ConnectionType(ReturnType, 'Return');
+
+@ObjectType('ReturnComment')
+export class ReturnCommentType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) message!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType('CreateReturnPayload')
+export class CreateReturnPayloadType {
+  @Field(() => ReturnType) return!: ReturnType;
+  @Field(() => [ExternalRmaResponseType]) externalRMAResponses!: ExternalRmaResponseType[];
+  @Field(() => Boolean, { description: 'True when an Idempotency-Key replayed an earlier create' }) replayed!: boolean;
+}
+
+@ObjectType('ExternalRMAResponse')
+export class ExternalRmaResponseType {
+  @Field(() => String) integrationProvider!: string;
+  @Field(() => Boolean) success!: boolean;
+  @Field(() => String, { nullable: true }) errorCode!: string | null;
+  @Field(() => String, { nullable: true }) errorMessage!: string | null;
+}
+
+@ObjectType('StoreSettings')
+export class StoreSettingsType {
+  @Field(() => ID) storeId!: string;
+  @Field(() => ID, { nullable: true, description: 'Destination of returns; restock goes there' }) returnLocationId!: string | null;
+  @Field(() => Boolean) requireReturnApproval!: boolean;
+  @Field(() => AddressType, { nullable: true }) returnAddress!: AddressType | null;
+  @Field(() => String, { nullable: true }) returnPhoneNumber!: string | null;
+}
 
 /**
  * The customer entity is owned by the events subgraph; this subgraph adds

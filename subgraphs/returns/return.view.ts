@@ -1,0 +1,355 @@
+import { Decimal, money, type Money } from '../../platform/money.js';
+
+/** The stored rows (camelCase aliases from SQL) and the views the API serves, built from them. */
+
+export interface Address {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+}
+
+export interface OrderRow {
+  id: string;
+  storeId: string;
+  compatId: string;
+  provider: string;
+  externalId: string;
+  name: string;
+  currency: string;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
+  shippingCost: string;
+  shippingAddress: Address | null;
+  fulfillmentLocationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OrderLineRow {
+  id: string;
+  orderId: string;
+  externalId: string;
+  position: number;
+  productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  title: string | null;
+  variantTitle: string | null;
+  quantity: number;
+  price: string;
+  tax: string;
+  discount: string;
+  weightKg: string | null;
+}
+
+export interface ReturnRow {
+  id: string;
+  storeId: string;
+  compatId: string;
+  orderId: string;
+  orderName: string;
+  externalOrderId: string;
+  status: string;
+  type: string;
+  provider: string;
+  currency: string;
+  source: ReturnSource;
+  destination: ReturnDestination;
+  notes: string | null;
+  compensationMethods: string[];
+  shipment: Shipment | null;
+  shipments: Shipment[];
+  shipmentRecorded: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+}
+
+export interface ReturnItemRow {
+  id: string;
+  returnId: string;
+  orderLineItemId: string;
+  lineExternalId: string;
+  quantity: number;
+  reason: string;
+  reasonCode: string | null;
+  customerComment: string | null;
+  compensation: string;
+  refundAmount: string;
+  productValue: string;
+  status: string;
+  productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  title: string | null;
+  variantTitle: string | null;
+}
+
+export interface CommentRow {
+  id: string;
+  returnId: string;
+  message: string;
+  createdAt: Date;
+}
+
+export interface ReturnSource {
+  emailAddress: string | null;
+  mailingAddress: Address | null;
+  name: { given: string | null; surname: string | null };
+  phoneNumber: string | null;
+}
+
+export interface ReturnDestination {
+  mailingAddress: Address | null;
+  phoneNumber: string | null;
+}
+
+export interface Shipment {
+  carrier: string | null;
+  status: string;
+  tracker: string | null;
+  trackingUrl: string | null;
+  postageLabel: string | null;
+  formLabel: string | null;
+  shipmentGroupId: string | null;
+  itemIds: string[];
+  externalLocationId: string | null;
+  estimatedDeliveryDate: string | null;
+  deliveredAt: string | null;
+}
+
+export interface ReturnItemView {
+  id: string;
+  orderItem: { id: string; lineItemId: string };
+  quantity: number;
+  reason: string;
+  customerComment: string | null;
+  exchangeItem: null;
+  grade: string | null;
+  greenReturn: boolean;
+  outcome: string;
+  shipmentGroupIds: string[];
+  externalReturnLineItemId: string | null;
+  productId: string | null;
+  reasonCode: string | null;
+  reasons: string[];
+  reasonCodes: string[];
+  productAdjustment: string | null;
+  multipleChoiceQuestions: { question: string; answer: string }[];
+  assessments: never[];
+  refund: { amount: Money; type: string };
+  productValueNoTaxNoAdjustment: { amount: Money };
+  sku: string | null;
+  upc: string | null;
+  status: string;
+  variantId: string | null;
+  title: string | null;
+  storeId: string;
+}
+
+export interface ReturnView {
+  id: string;
+  storeId: string;
+  compatId: string;
+  orderId: string;
+  status: string;
+  type: string;
+  provider: string;
+  currency: string;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+  destination: ReturnDestination;
+  source: ReturnSource;
+  orderSummary: { id: string; name: string };
+  items: ReturnItemView[];
+  giftCards: never[];
+  compensationMethods: string[];
+  completeWithNoAction: boolean;
+  exchange: null;
+  externalOrderIds: string[];
+  externalReturnIds: never[];
+  internalCreatedByName: string | null;
+  notes: { message: string; image: string | null }[];
+  shipment: Shipment | null;
+  shipments: Shipment[];
+  shipmentRecorded: boolean;
+  dropoffs: never[];
+  platformOrderIds: string[];
+  tags: never[];
+  totals: { charge: { amount: Money }; exchange: { amount: Money }; refund: { amount: Money }; storeCredit: { amount: Money } };
+}
+
+export interface OrderItemView {
+  id: string;
+  externalId: string;
+  fulfillmentLocationId: string | null;
+  price: Money;
+  product: { name: string | null; externalId: string | null };
+  quantity: number;
+  variant: { name: string | null; externalId: string | null; sku: string | null; weight: { kg: number | null } };
+  tax: Money;
+  discount: Money;
+}
+
+export interface OrderView {
+  id: string;
+  storeId: string;
+  compatId: string;
+  provider: string;
+  name: string;
+  externalId: string;
+  currency: string;
+  createdAt: Date;
+  updatedAt: Date;
+  customer: { name: { given: string | null; surname: string | null }; emailAddress: string | null; phoneNumber: string | null };
+  shippingAddress: Address | null;
+  fulfillmentLocationId: string | null;
+  discounts: Money;
+  lineItemsTotal: Money;
+  shippingCost: Money;
+  taxes: Money;
+  total: Money;
+  items: OrderItemView[];
+}
+
+export function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
+  return {
+    id: row.id,
+    orderItem: { id: row.orderLineItemId, lineItemId: row.lineExternalId },
+    quantity: row.quantity,
+    reason: row.reason,
+    customerComment: row.customerComment,
+    exchangeItem: null,
+    grade: null,
+    greenReturn: false,
+    outcome: row.compensation,
+    shipmentGroupIds: [],
+    externalReturnLineItemId: null,
+    productId: row.productId,
+    reasonCode: row.reasonCode,
+    reasons: [row.reason],
+    reasonCodes: row.reasonCode ? [row.reasonCode] : [],
+    productAdjustment: null,
+    multipleChoiceQuestions: [],
+    assessments: [],
+    refund: { amount: money(row.refundAmount, currency), type: row.compensation },
+    productValueNoTaxNoAdjustment: { amount: money(row.productValue, currency) },
+    sku: row.sku,
+    upc: null,
+    status: row.status,
+    variantId: row.variantId,
+    title: row.title,
+    storeId,
+  };
+}
+
+export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: CommentRow[]): ReturnView {
+  const sum = (compensation: string) =>
+    items.filter((i) => i.compensation === compensation).reduce((acc, i) => acc.plus(i.refundAmount), new Decimal(0));
+  const amount = (value: Decimal.Value) => ({ amount: money(value, row.currency) });
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    compatId: row.compatId,
+    orderId: row.orderId,
+    status: row.status,
+    type: row.type,
+    provider: row.provider,
+    currency: row.currency,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    closedAt: row.closedAt,
+    destination: row.destination,
+    source: row.source,
+    orderSummary: { id: row.orderId, name: row.orderName },
+    items: items.map((i) => itemView(i, row.currency, row.storeId)),
+    giftCards: [],
+    compensationMethods: row.compensationMethods,
+    completeWithNoAction: false,
+    exchange: null,
+    externalOrderIds: [row.externalOrderId],
+    externalReturnIds: [],
+    internalCreatedByName: null,
+    notes: [...(row.notes ? [{ message: row.notes, image: null }] : []), ...comments.map((c) => ({ message: c.message, image: null }))],
+    shipment: row.shipment,
+    shipments: row.shipments,
+    shipmentRecorded: row.shipmentRecorded,
+    dropoffs: [],
+    platformOrderIds: [row.externalOrderId],
+    tags: [],
+    totals: { charge: amount(0), exchange: amount(sum('exchange')), refund: amount(sum('refund')), storeCredit: amount(sum('store_credit')) },
+  };
+}
+
+export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
+  const m = (value: Decimal.Value) => money(value, row.currency);
+  const lineItemsTotal = lines.reduce((acc, l) => acc.plus(new Decimal(l.price).times(l.quantity)), new Decimal(0));
+  const discounts = lines.reduce((acc, l) => acc.plus(l.discount), new Decimal(0));
+  const taxes = lines.reduce((acc, l) => acc.plus(l.tax), new Decimal(0));
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    compatId: row.compatId,
+    provider: row.provider,
+    name: row.name,
+    externalId: row.externalId,
+    currency: row.currency,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    customer: { name: { given: row.customerFirstName, surname: row.customerLastName }, emailAddress: row.customerEmail, phoneNumber: row.customerPhone },
+    shippingAddress: row.shippingAddress,
+    fulfillmentLocationId: row.fulfillmentLocationId,
+    discounts: m(discounts),
+    lineItemsTotal: m(lineItemsTotal),
+    shippingCost: m(row.shippingCost),
+    taxes: m(taxes),
+    total: m(lineItemsTotal.minus(discounts).plus(taxes).plus(row.shippingCost)),
+    items: lines.map((l) => ({
+      id: l.id,
+      externalId: l.externalId,
+      fulfillmentLocationId: row.fulfillmentLocationId,
+      price: m(l.price),
+      product: { name: l.title, externalId: l.productId },
+      quantity: l.quantity,
+      variant: { name: l.variantTitle, externalId: l.variantId, sku: l.sku, weight: { kg: l.weightKg === null ? null : Number(l.weightKg) } },
+      tax: m(l.tax),
+      discount: m(l.discount),
+    })),
+  };
+}
+
+/**
+ * The REST shapes (service-spec "Return" and "Order"), also the payload of
+ * outbox events. GraphQL serves the same data with camelCase names.
+ */
+export function restReturn(view: ReturnView): Record<string, unknown> {
+  const { orderSummary, compatId: _compatId, storeId: _storeId, orderId: _orderId, provider: _provider, currency: _currency, closedAt: _closedAt, shipmentRecorded: _recorded, ...rest } = view;
+  return {
+    ...rest,
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
+    order: orderSummary,
+    items: view.items.map(({ orderItem, storeId: _s, title: _t, ...item }) => ({ ...item, orderItem: { id: orderItem.id, line_item_id: orderItem.lineItemId } })),
+  };
+}
+
+export function restOrder(view: OrderView): Record<string, unknown> {
+  return {
+    id: view.id,
+    name: view.name,
+    externalId: view.externalId,
+    customer: view.customer,
+    discounts: view.discounts,
+    lineItemsTotal: view.lineItemsTotal,
+    shippingCost: view.shippingCost,
+    taxes: view.taxes,
+    total: view.total,
+    items: view.items.map(({ tax: _tax, discount: _discount, ...item }) => item),
+  };
+}
