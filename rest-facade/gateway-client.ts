@@ -1,5 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
-import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { parse, print, type GraphQLFormattedError } from 'graphql';
 import { AppError, HTTP_STATUS, INTERNAL_ERROR_MESSAGE, type ErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 
@@ -19,9 +19,18 @@ export function appErrorFromGraphQL(error: GraphQLFormattedError): AppError {
   return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
 }
 
-/** Parses an operation once, at module load, so routes never re-parse per request. */
-export function operation(source: string): DocumentNode {
-  return parse(source);
+/** An operation the facade runs: checked once at module load, then sent as the same text every time. */
+export interface Operation {
+  readonly source: string;
+}
+
+/**
+ * Parses and prints an operation at module load: syntax errors surface at
+ * start-up, and the gateway's document cache (keyed by the text) parses and
+ * validates each route's operation only once.
+ */
+export function operation(source: string): Operation {
+  return { source: print(parse(source)) };
 }
 
 /**
@@ -31,8 +40,8 @@ export function operation(source: string): DocumentNode {
 export class GatewayClient {
   constructor(private readonly server: ApolloServer<GraphQLContext>) {}
 
-  async execute<T>(document: DocumentNode, variables: Record<string, unknown>, context: GraphQLContext): Promise<T> {
-    const response = await this.server.executeOperation({ query: document, variables }, { contextValue: context });
+  async execute<T>(op: Operation, variables: Record<string, unknown>, context: GraphQLContext): Promise<T> {
+    const response = await this.server.executeOperation({ query: op.source, variables }, { contextValue: context });
     if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
     const { data, errors } = response.body.singleResult;
     if (errors?.length) throw appErrorFromGraphQL(errors[0]!);

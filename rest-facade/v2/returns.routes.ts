@@ -2,37 +2,34 @@ import { invalid, notFound } from '../../platform/errors.js';
 import { operation } from '../gateway-client.js';
 import type { RouteTable } from '../routing.js';
 import { pageHeaders, v2Route, type V2Deps } from './route.js';
-import { ORDER_FIELDS, RETURN_FIELDS, restReturn, type GraphQLReturn } from './returns.shape.js';
 
 const BODY_LIMIT = { limit: 1024 * 1024 };
 const REST_STATUS_TARGETS = ['complete', 'open', 'flagged', 'rejected', 'deleted'];
 
+// The returns subgraph serves each return and order in its REST shape (`restShape`), the same
+// document its webhooks carry, so these operations select that and map nothing field by field.
 const UPSERT_ORDER = operation(`
-  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { ...RestOrder } }
-  ${ORDER_FIELDS}`);
+  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { restShape } }`);
 
 const CREATE_RETURN = operation(`
   mutation CreateReturn($storeId: ID!, $input: JSON!, $key: String) {
     createReturn(storeId: $storeId, input: $input, idempotencyKey: $key) {
       replayed
-      return { ...RestReturn }
+      return { restShape }
       externalRMAResponses { integrationProvider success errorCode errorMessage }
     }
-  }
-  ${RETURN_FIELDS}`);
+  }`);
 
 const GET_RETURN = operation(`
-  query GetReturn($id: ID!) { return(id: $id) { ...RestReturn fullOrder: order { ...RestOrder } } }
-  ${RETURN_FIELDS} ${ORDER_FIELDS}`);
+  query GetReturn($id: ID!) { return(id: $id) { restShape order { restShape } } }`);
 
 const LIST_RETURNS = operation(`
   query ListReturns($storeId: ID!, $first: Int, $after: String, $filter: ReturnFilterInput) {
     returns(storeId: $storeId, first: $first, after: $after, filter: $filter) {
-      edges { node { ...RestReturn fullOrder: order { ...RestOrder } } }
+      edges { node { restShape order { id restShape } } }
       pageInfo { hasNextPage endCursor }
     }
-  }
-  ${RETURN_FIELDS} ${ORDER_FIELDS}`);
+  }`);
 
 const UPDATE_STATUS = operation(`
   mutation UpdateReturnStatus($id: ID!, $status: ReturnStatus!) { updateReturnStatus(returnId: $id, status: $status) { id } }`);
@@ -43,13 +40,9 @@ const LIST_COMMENTS = operation(`
 const ADD_COMMENT = operation(`
   mutation AddReturnComment($id: ID!, $message: String!) { addReturnComment(returnId: $id, message: $message) { id message createdAt } }`);
 
-type WithOrder = GraphQLReturn & { fullOrder: Record<string, unknown> & { id: string } };
+type Shaped = { restShape: Record<string, unknown> };
 
-function split({ fullOrder, ...ret }: WithOrder) {
-  return { ret: restReturn(ret), order: fullOrder };
-}
-
-function returnNotFoundError(id: string) {
+function returnNotFound(id: string) {
   return notFound('return-not-found', `Return ${id} was not found.`);
 }
 
@@ -68,8 +61,8 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
         // Orders pushed here are the store's own ("custom" provider); the body is the order object itself.
         if (isObject(body) && 'provider' in body) throw invalid('validation-failed', 'The order is invalid.', [{ pointer: '/provider', detail: 'is not a known property' }]);
         const input = isObject(body) ? { ...body, provider: 'custom' } : body;
-        const data = await graphql<{ upsertOrder: unknown }>(UPSERT_ORDER, { storeId: params.storeId, input });
-        return { status: 200, body: { order: data.upsertOrder } };
+        const data = await graphql<{ upsertOrder: Shaped }>(UPSERT_ORDER, { storeId: params.storeId, input });
+        return { status: 200, body: { order: data.upsertOrder.restShape } };
       },
     }),
   );
@@ -87,13 +80,13 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
             { pointer: 'header#idempotency-key', detail: 'must be 1 to 255 characters' },
           ]);
         }
-        const data = await graphql<{ createReturn: { replayed: boolean; return: GraphQLReturn; externalRMAResponses: unknown[] } }>(CREATE_RETURN, {
+        const data = await graphql<{ createReturn: { replayed: boolean; return: Shaped; externalRMAResponses: unknown[] } }>(CREATE_RETURN, {
           storeId: params.storeId,
           input: body,
           key: key ?? null,
         });
         const { replayed, return: ret, externalRMAResponses } = data.createReturn;
-        return { status: replayed ? 200 : 201, body: { return: restReturn(ret), externalRMAResponses } };
+        return { status: replayed ? 200 : 201, body: { return: ret.restShape, externalRMAResponses } };
       },
     }),
   );
@@ -104,10 +97,9 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
     v2Route(deps, {
       scope: 'returns_read',
       handle: async ({ params, graphql }) => {
-        const data = await graphql<{ return: WithOrder | null }>(GET_RETURN, { id: params.returnId });
-        if (!data.return) throw returnNotFoundError(params.returnId!);
-        const { ret, order } = split(data.return);
-        return { status: 200, body: { return: ret, order } };
+        const data = await graphql<{ return: (Shaped & { order: Shaped }) | null }>(GET_RETURN, { id: params.returnId });
+        if (!data.return) throw returnNotFound(params.returnId!);
+        return { status: 200, body: { return: data.return.restShape, order: data.return.order.restShape } };
       },
     }),
   );
@@ -132,20 +124,16 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
           createdAtMax: query.created_at_max,
           providerOrderName: query.provider_order_name ?? query.shopify_order_name,
         };
-        const data = await graphql<{ returns: { edges: { node: WithOrder }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST_RETURNS, {
+        type Node = Shaped & { order: Shaped & { id: string } };
+        const data = await graphql<{ returns: { edges: { node: Node }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST_RETURNS, {
           storeId: params.storeId,
           first: page.first,
           after: page.after,
           filter,
         });
-        const returns: unknown[] = [];
-        const orders = new Map<string, unknown>();
-        for (const { node } of data.returns.edges) {
-          const { ret, order } = split(node);
-          returns.push(ret);
-          orders.set(order.id, order);
-        }
-        return { status: 200, body: { returns, orders: [...orders.values()] }, headers: pageHeaders(data.returns.pageInfo) };
+        const nodes = data.returns.edges.map((e) => e.node);
+        const orders = new Map(nodes.map((n) => [n.order.id, n.order.restShape]));
+        return { status: 200, body: { returns: nodes.map((n) => n.restShape), orders: [...orders.values()] }, headers: pageHeaders(data.returns.pageInfo) };
       },
     }),
   );
@@ -174,7 +162,7 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
       scope: 'returns_read',
       handle: async ({ params, graphql }) => {
         const data = await graphql<{ return: { comments: unknown[] } | null }>(LIST_COMMENTS, { id: params.returnId });
-        if (!data.return) throw returnNotFoundError(params.returnId!);
+        if (!data.return) throw returnNotFound(params.returnId!);
         return { status: 200, body: { comments: data.return.comments } };
       },
     }),

@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { DocumentNode } from 'graphql';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { canSeeStore, credentialsFrom, hasScope, scopeForbidden, storeNotFound, type Credentials, type Principal } from '../../platform/auth.js';
@@ -7,7 +6,7 @@ import { AppError, invalid } from '../../platform/errors.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
-import type { GatewayClient } from '../gateway-client.js';
+import type { GatewayClient, Operation } from '../gateway-client.js';
 import { locals, sendProblem, toAppError } from '../problem.js';
 
 export interface V2Deps {
@@ -31,7 +30,7 @@ export interface V2Context {
   body: unknown;
   page: PageParams;
   /** Runs one GraphQL operation as the caller. */
-  graphql<T>(document: DocumentNode, variables: Record<string, unknown>): Promise<T>;
+  graphql<T>(op: Operation, variables: Record<string, unknown>): Promise<T>;
 }
 
 export interface V2Result {
@@ -144,7 +143,7 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
         query,
         body,
         page,
-        graphql: (document, variables) => deps.gateway.execute(document, variables, context),
+        graphql: (op, variables) => deps.gateway.execute(op, variables, context),
       });
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.body === undefined) res.status(result.status).end();

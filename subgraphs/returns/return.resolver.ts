@@ -26,7 +26,7 @@ import {
   ReturnType,
   StoreSettingsType,
 } from './return.type.js';
-import type { CommentRow, OrderView, ReturnView } from './return.view.js';
+import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnView } from './return.view.js';
 import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
 import { invalid } from '../../platform/errors.js';
 
@@ -89,6 +89,13 @@ export class ReturnResolver {
   @FieldResolver(() => OrderType)
   async order(@Root() ret: ReturnView, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
     return returnLoaders(ctx, this.deps).orders.load(ret.orderId);
+  }
+
+  @FieldResolver(() => GraphQLJSON, {
+    description: 'This return exactly as REST API v2.2 shows it (snake_case where the spec has it), built once here for the facade and webhooks.',
+  })
+  restShape(@Root() ret: ReturnView): Record<string, unknown> {
+    return restReturn(ret);
   }
 
   @FieldResolver(() => [ReturnCommentType], { description: 'Comments, oldest first (they also appear in notes).' })
@@ -163,6 +170,11 @@ export class OrderResolver {
       throw invalid('validation-failed', 'The order is invalid.', [{ pointer: '/provider', detail: 'must be a lowercase platform name such as shopify or custom' }]);
     }
     return (await this.deps.orders.upsert(storeId, validateOrder(input, provider))).view;
+  }
+
+  @FieldResolver(() => GraphQLJSON, { description: 'This order exactly as REST API v2.2 shows it beside a return.' })
+  restShape(@Root() order: OrderView): Record<string, unknown> {
+    return restOrder(order);
   }
 
   @FieldResolver(() => ReturnConnection, { description: 'Returns made against this order, most recently updated first.' })

@@ -329,13 +329,56 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
  * outbox events. GraphQL serves the same data with camelCase names.
  */
 export function restReturn(view: ReturnView): Record<string, unknown> {
-  const { orderSummary, compatId: _compatId, storeId: _storeId, orderId: _orderId, provider: _provider, currency: _currency, closedAt: _closedAt, shipmentRecorded: _recorded, ...rest } = view;
+  // Field by field, so nothing internal (ids of other kinds, sort keys) can leak into the public shape.
   return {
-    ...rest,
+    id: view.id,
     createdAt: view.createdAt.toISOString(),
     updatedAt: view.updatedAt.toISOString(),
-    order: orderSummary,
-    items: view.items.map(({ orderItem, storeId: _s, title: _t, ...item }) => ({ ...item, orderItem: { id: orderItem.id, line_item_id: orderItem.lineItemId } })),
+    status: view.status,
+    type: view.type,
+    destination: view.destination,
+    source: view.source,
+    order: view.orderSummary,
+    items: view.items.map((item) => ({
+      id: item.id,
+      orderItem: { id: item.orderItem.id, line_item_id: item.orderItem.lineItemId },
+      quantity: item.quantity,
+      reason: item.reason,
+      customerComment: item.customerComment,
+      exchangeItem: item.exchangeItem,
+      grade: item.grade,
+      greenReturn: item.greenReturn,
+      outcome: item.outcome,
+      shipmentGroupIds: item.shipmentGroupIds,
+      externalReturnLineItemId: item.externalReturnLineItemId,
+      productId: item.productId,
+      reasonCode: item.reasonCode,
+      reasons: item.reasons,
+      reasonCodes: item.reasonCodes,
+      productAdjustment: item.productAdjustment,
+      multipleChoiceQuestions: item.multipleChoiceQuestions,
+      assessments: item.assessments,
+      refund: item.refund,
+      productValueNoTaxNoAdjustment: item.productValueNoTaxNoAdjustment,
+      sku: item.sku,
+      upc: item.upc,
+      status: item.status,
+      variantId: item.variantId,
+    })),
+    giftCards: view.giftCards,
+    compensationMethods: view.compensationMethods,
+    completeWithNoAction: view.completeWithNoAction,
+    exchange: view.exchange,
+    externalOrderIds: view.externalOrderIds,
+    externalReturnIds: view.externalReturnIds,
+    internalCreatedByName: view.internalCreatedByName,
+    notes: view.notes,
+    shipment: view.shipment,
+    shipments: view.shipments,
+    dropoffs: view.dropoffs,
+    platformOrderIds: view.platformOrderIds,
+    tags: view.tags,
+    totals: view.totals,
   };
 }
 
@@ -350,6 +393,14 @@ export function restOrder(view: OrderView): Record<string, unknown> {
     shippingCost: view.shippingCost,
     taxes: view.taxes,
     total: view.total,
-    items: view.items.map(({ tax: _tax, discount: _discount, ...item }) => item),
+    items: view.items.map((item) => ({
+      fulfillmentLocationId: item.fulfillmentLocationId,
+      id: item.id,
+      price: item.price,
+      product: item.product,
+      quantity: item.quantity,
+      variant: item.variant,
+      externalId: item.externalId,
+    })),
   };
 }

@@ -1,0 +1,129 @@
+import { isDeepStrictEqual } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
+import { createLogger } from '../platform/logger.js';
+import { closedLoop, formatRow, get, openLoop, type Figures, type HttpTarget } from './support/load.js';
+import { startProcess, stopProcess } from './support/processes.js';
+
+/**
+ * `npm run bench:returns`: GET /v2.2/returns/{id} and 100-item list pages
+ * (page 1 and page 5,000) through the whole facade -> gateway -> subgraph path,
+ * against a hand-written Express + pg baseline serving the same JSON from the
+ * same tables, measured in the same run on the same database.
+ */
+const RETURNS = Number(process.env.BENCH_RETURNS ?? 500_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PAGE_SIZE = 100;
+const DEEP_PAGE = Math.min(5000, Math.floor(RETURNS / 100));
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-returns-'));
+  const db = await startEmbeddedPostgres({ dataDir, logger: createLogger('warn'), durable: true });
+  const client = new pg.Client({ connectionString: db.url });
+  const children = [];
+  try {
+    const port = await freePort();
+    const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', API_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production' };
+    children.push(await startProcess('dist/server/main.js', ['all'], env, port));
+    const base = `http://127.0.0.1:${port}`;
+    const account = (
+      await (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+          body: JSON.stringify({ query: 'mutation { createAccount(input: {name: "Bench"}) { storeId apiSecret } }' }),
+        })
+      ).json() as { data: { createAccount: { storeId: string; apiSecret: string } } }
+    ).data.createAccount;
+    const auth = { authorization: `Bearer ${account.apiSecret}`, 'content-type': 'application/json' };
+    const order = {
+      id: 'BENCH-1', name: '#1', currency: 'USD', customer: { email: 'bench@example.com', firstName: 'B', lastName: 'E' },
+      lineItems: [{ id: 'l1', sku: 'SKU-1', title: 'Thing', quantity: RETURNS + 10, price: '19.99', tax: '1.60', discount: '0.00' }],
+    };
+    await fetch(`${base}/v2.2/stores/${account.storeId}/custom/orders`, { method: 'POST', headers: auth, body: JSON.stringify(order) });
+    const template = await (
+      await fetch(`${base}/v2.2/stores/${account.storeId}/returns`, {
+        method: 'POST', headers: auth, body: JSON.stringify({ data: { provider: 'custom', externalOrderId: 'BENCH-1', items: [{ lineItemId: 'l1', quantity: 1, reason: 'bench' }] } }),
+      })
+    ).json() as { return: { id: string } };
+
+    console.log(`seeding ${RETURNS.toLocaleString()} returns...`);
+    const t0 = performance.now();
+    await client.connect();
+    // Copies of a return made through the API, one item each, a second apart.
+    await client.query(
+      `insert into returns.return (id, store_id, order_id, status, type, provider, order_name, currency, source, destination, notes, compensation_methods, created_at, updated_at)
+       select 'ret_B' || lpad(g::text, 25, '0'), t.store_id, t.order_id, t.status, t.type, t.provider, t.order_name, t.currency, t.source, t.destination, t.notes,
+              t.compensation_methods, now() - g * interval '1 second', now() - g * interval '1 second'
+         from returns.return t, generate_series(1, $2::int) g where t.id = $1`,
+      [template.return.id, RETURNS],
+    );
+    await client.query(
+      `insert into returns.return_item (id, return_id, order_line_item_id, position, quantity, reason, compensation, refund_amount, product_value)
+       select 'rti_B' || lpad(g::text, 25, '0'), 'ret_B' || lpad(g::text, 25, '0'), i.order_line_item_id, 0, 1, i.reason, i.compensation, i.refund_amount, i.product_value
+         from returns.return_item i, generate_series(1, $2::int) g where i.return_id = $1`,
+      [template.return.id, RETURNS],
+    );
+    await client.query('analyze');
+    console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const baselinePort = await freePort();
+    children.push(await startProcess('dist/bench/returns-baseline.js', [], { DATABASE_URL: db.url, PORT: String(baselinePort) }, baselinePort));
+
+    const { rows: keyRows } = await client.query(`select value from platform.setting where key = 'cursor_key'`);
+    setCursorSigningKey(Buffer.from(keyRows[0].value, 'base64'));
+    const { rows: deep } = await client.query(
+      `select to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt", id from returns.return
+        where store_id = $1 order by updated_at desc, id desc offset $2 limit 1`,
+      [account.storeId, (DEEP_PAGE - 1) * PAGE_SIZE - 1],
+    );
+    const deepCursor = encodeURIComponent(encodeCursor([deep[0].sortAt, deep[0].id], { list: 'returns', storeId: account.storeId }));
+
+    const service: HttpTarget = { port, headers: { authorization: auth.authorization } };
+    const baseline: HttpTarget = { port: baselinePort, headers: { authorization: auth.authorization } };
+    const ids = (await client.query(`select id from returns.return where store_id = $1 order by random() limit 2000`, [account.storeId])).rows.map((r) => r.id as string);
+    let n = 0;
+    const byId = (t: HttpTarget) => () => get(t, `/v2.2/returns/${ids[n++ % ids.length]}`);
+    const page1 = (t: HttpTarget) => () => get(t, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}`);
+    const pageDeep = (t: HttpTarget) => () => get(t, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}&page-continue=${deepCursor}`);
+
+    // Same answers from both, or the comparison means nothing.
+    for (const path of [`/v2.2/returns/${ids[0]}`, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}&page-continue=${deepCursor}`]) {
+      const [a, b] = await Promise.all([get(service, path), get(baseline, path)]);
+      if (a.status !== 200 || !isDeepStrictEqual(JSON.parse(a.body), JSON.parse(b.body))) throw new Error(`service and baseline disagree on ${path}`);
+    }
+
+    const results: [string, Figures, Figures][] = [];
+    const both = async (name: string, run: (t: HttpTarget) => Promise<Figures>) => {
+      for (const t of [service, baseline]) await run(t); // warm-up pass, discarded
+      results.push([name, await run(service), await run(baseline)]);
+    };
+    await both('GET /returns/{id}, 16 clients', (t) => closedLoop(byId(t), 16, SECONDS));
+    await both('list page 1 (100 items), 8 clients', (t) => closedLoop(page1(t), 8, SECONDS));
+    await both(`list page ${DEEP_PAGE} (100 items), 8 clients`, (t) => closedLoop(pageDeep(t), 8, SECONDS));
+    await both('GET /returns/{id} at 500 req/s', (t) => openLoop(byId(t), 500, SECONDS));
+
+    console.log(`\n${RETURNS.toLocaleString()} returns; ${SECONDS} s per run; service = facade -> gateway -> returns subgraph (one process)\n`);
+    for (const [name, s, b] of results) {
+      console.log(name);
+      console.log(`  ${formatRow('service', s)}`);
+      console.log(`  ${formatRow('baseline (Express + pg)', b)}`);
+      console.log(`  service/baseline throughput ${(s.rps / b.rps).toFixed(2)}x`);
+    }
+    const [, p1] = results[1]!;
+    const [, pd] = results[2]!;
+    console.log(`\npage ${DEEP_PAGE} vs page 1 (service): p50 ${(pd.p50 / p1.p50).toFixed(2)}x, throughput ${(p1.rps / pd.rps).toFixed(2)}x cost`);
+  } finally {
+    for (const child of children.reverse()) await stopProcess(child);
+    await client.end().catch(() => {});
+    await db.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,93 @@
+import { Agent, request } from 'node:http';
+
+/** Latency and throughput figures of one measured run. */
+export interface Figures {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function summarise(latencies: number[], errors: number, seconds: number): Figures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { requests: latencies.length, errors, seconds, rps: latencies.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+export interface HttpTarget {
+  port: number;
+  headers: Record<string, string>;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+/** One GET on loopback; resolves with the status and the body (read fully, as a client would). */
+export function get(target: HttpTarget, path: string): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: target.port, path, method: 'GET', headers: target.headers, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** As many requests as `concurrency` clients can make back to back for `seconds`: maximum throughput. */
+export async function closedLoop(next: () => Promise<{ status: number }>, concurrency: number, seconds: number): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const { status } = await next().catch(() => ({ status: 0 }));
+        if (status !== 200) errors++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return summarise(latencies, errors, (performance.now() - started) / 1000);
+}
+
+/** Requests started at a fixed rate whatever the answers do (no coordinated omission): latency at that load. */
+export async function openLoop(next: () => Promise<{ status: number }>, ratePerSecond: number, seconds: number): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(ratePerSecond * seconds);
+  const interval = 1000 / ratePerSecond;
+  const started = performance.now();
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(
+      next().then(
+        ({ status }) => {
+          if (status !== 200) errors++;
+          latencies.push(performance.now() - due);
+        },
+        () => {
+          errors++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inflight);
+  return summarise(latencies, errors, (performance.now() - started) / 1000);
+}
+
+export function formatRow(name: string, f: Figures): string {
+  return `${name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   errors ${f.errors}`;
+}
