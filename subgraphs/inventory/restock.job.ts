@@ -13,9 +13,10 @@ export async function createRestockQueue(boss: PgBoss): Promise<void> {
   await subscribeQueue(boss, RESTOCK_QUEUE, ['return.updated'], { retryLimit: 10, retryDelay: 5, retryBackoff: true });
 }
 
+// Polls every half second as well as waking on notifications: restock should follow completion closely.
 export async function startRestockWorker(deps: SubgraphDeps): Promise<void> {
   const restock = new RestockService(deps.orm, deps.boss, deps.logger);
-  await deps.boss.work<OutboxEvent>(RESTOCK_QUEUE, { batchSize: 1 }, async (jobs: Job<OutboxEvent>[]) => {
+  await deps.boss.work<OutboxEvent>(RESTOCK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<OutboxEvent>[]) => {
     for (const job of jobs) {
       const { restocked } = await restock.handle(job.data);
       if (restocked) deps.logger.info({ eventId: job.data.id, returnId: job.data.subjectId, restocked }, 'return restocked');
