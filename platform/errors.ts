@@ -118,6 +118,12 @@ export const PROBLEM_TITLES: Record<string, string> = {
   'idempotency-key-in-progress': 'A request with this idempotency key is in progress',
   'invalid-transition': 'Status transition not allowed',
   'account-not-found': 'Account not found',
+  'location-not-found': 'Location not found',
+  'product-not-found': 'Product not found',
+  'inbound-shipment-not-found': 'Inbound shipment not found',
+  'inventory-item-not-found': 'Inventory item not found',
+  'insufficient-stock': 'Not enough stock',
+  'quantity-exceeds-expected': 'More units reported than the shipment expects',
 };
 
 export function problemTitle(slug: string): string {

@@ -1,31 +1,50 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
-import { InboundShipmentEntity, InventoryItemEntity, LocationEntity, ProductEntity } from './inventory.entity.js';
+import { InboundShipmentService } from './inbound-shipment.service.js';
+import {
+  InboundShipmentEntity,
+  InboundShipmentItemEntity,
+  InventoryItemEntity,
+  InventoryLevelEntity,
+  LocationEntity,
+  ProductEntity,
+  RestockLedgerEntity,
+} from './inventory.entity.js';
 import { inventoryReferences } from './inventory.reference.js';
-import { LocationResolver } from './inventory.resolver.js';
+import { InboundShipmentResolver, InventoryItemResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
 import { InventoryService } from './inventory.service.js';
 import { InboundShipmentType, InventoryItemType, ProductType } from './inventory.type.js';
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
+import { Migration20261122000210_inventory_stock } from './migrations/Migration20261122000210_inventory_stock.js';
+import { createRestockQueue, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
 const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
+const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver] as const;
 
 export const inventorySubgraph: SubgraphDefinition = {
   name: 'inventory',
   db: {
     name: 'inventory',
     schema: 'inventory',
-    entities: [LocationEntity, ProductEntity, InventoryItemEntity, InboundShipmentEntity],
-    migrations: [{ name: 'Migration20261122000200_inventory', class: Migration20261122000200_inventory }],
+    entities: [LocationEntity, ProductEntity, InventoryItemEntity, InventoryLevelEntity, InboundShipmentEntity, InboundShipmentItemEntity, RestockLedgerEntity],
+    migrations: [
+      { name: 'Migration20261122000200_inventory', class: Migration20261122000200_inventory },
+      { name: 'Migration20261122000210_inventory_stock', class: Migration20261122000210_inventory_stock },
+    ],
   },
   async build(deps?: SubgraphDeps) {
-    if (!deps) return buildFederatedSchema({ resolvers: [LocationResolver], orphanedTypes });
-    const inventory = new InventoryService(deps.orm);
+    if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
+    const inventory = new InventoryService(deps.orm, deps.boss);
+    const shipments = new InboundShipmentService(deps.orm, deps.boss);
+    const resolverDeps = { inventory, shipments, accounts: deps.accounts };
     return buildFederatedSchema({
-      resolvers: [LocationResolver],
+      resolvers: [...resolvers],
       orphanedTypes,
-      instances: [new LocationResolver({ inventory, accounts: deps.accounts })],
-      references: inventoryReferences(inventory),
+      instances: resolvers.map((R) => new R(resolverDeps)),
+      references: inventoryReferences(inventory, shipments),
     });
   },
+  createQueues: createRestockQueue,
+  startWorkers: startRestockWorker,
 };

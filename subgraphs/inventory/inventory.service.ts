@@ -1,22 +1,216 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Page, PageRequest } from '../../platform/pagination.js';
+import type { PgBoss } from '../../platform/queue.js';
+import type { AdjustInventoryInput, CreateLocationInput, ReceiveUndeclaredInput, UpsertProductInput } from './inventory.input.js';
+import { InventoryKind } from './inventory.type.js';
+import { Violations } from './inventory.validation.js';
+import {
+  LOCATION_COLUMNS,
+  PRODUCT_COLUMNS,
+  loadItems,
+  loadItemsByKey,
+  loadLocations,
+  loadProducts,
+  loadProductsBySku,
+  type InventoryItemView,
+  type LocationRow,
+  type ProductRow,
+} from './inventory.views.js';
+import { Conditions, keysetPage, type KeysetRow } from './keyset.js';
+import { StockWriter, syncLevelSortKeys } from './stock.js';
 
-export type Table = 'location' | 'product' | 'inventory_item' | 'inbound_shipment';
+export interface InventoryItemFilters {
+  locationId?: string | null;
+  kind?: InventoryKind | null;
+  sku?: string | null;
+  lotNumber?: string | null;
+}
 
-const COLUMNS: Record<Table, string> = {
-  location: `id, store_id as "storeId", name, external_id as "externalId"`,
-  product: `id, store_id as "storeId", sku, title, variant_title as "variantTitle"`,
-  inventory_item: `id, store_id as "storeId", sku, name, kind, quantity`,
-  inbound_shipment: `id, store_id as "storeId", status, created_at as "createdAt", updated_at as "updatedAt"`,
-};
+/** The filter set a list cursor is bound to: the store, the list and every filter. */
+export function inventoryItemListFilters(storeId: string, filters: InventoryItemFilters): Record<string, unknown> {
+  return { list: 'inventory-items', storeId, ...filters };
+}
 
+/** An item's display name: the product title, then " - " and the variant title when there is one. */
+export function itemName(product: Pick<ProductRow, 'title' | 'variantTitle'>): string {
+  return product.variantTitle ? `${product.title} - ${product.variantTitle}` : product.title;
+}
+
+export async function requireLocation(em: EntityManager, storeId: string, locationId: string): Promise<LocationRow> {
+  const [location] = await sql<LocationRow>(em, `select ${LOCATION_COLUMNS} from location where id = $1 and store_id = $2`, [locationId, storeId]);
+  if (!location) throw notFound('location-not-found', `Location ${locationId} was not found in store ${storeId}.`);
+  return location;
+}
+
+export async function productBySku(em: EntityManager, storeId: string, sku: string): Promise<ProductRow | undefined> {
+  const [product] = await sql<ProductRow>(em, `select ${PRODUCT_COLUMNS} from product where store_id = $1 and sku = $2`, [storeId, sku]);
+  return product;
+}
+
+/** Locations, products and inventory items: the rules of direct stock changes and the item list. */
 export class InventoryService {
-  constructor(private readonly orm: Orm) {}
+  constructor(
+    private readonly orm: Orm,
+    private readonly boss: PgBoss,
+  ) {}
 
-  async findByIds<T>(table: Table, ids: readonly string[]): Promise<(T & { id: string; storeId: string })[]> {
-    return sql(this.orm.em.fork(), `select ${COLUMNS[table]} from ${table} where id = any($1)`, [ids]);
+  private em(): EntityManager {
+    return this.orm.em.fork();
   }
 
-  async locations(storeId: string): Promise<{ id: string; storeId: string; name: string; externalId: string | null }[]> {
-    return sql(this.orm.em.fork(), `select ${COLUMNS.location} from location where store_id = $1 order by created_at, id`, [storeId]);
+  locationsByIds(ids: readonly string[]): Promise<LocationRow[]> {
+    return loadLocations(this.em(), ids);
+  }
+
+  productsByIds(ids: readonly string[]): Promise<ProductRow[]> {
+    return loadProducts(this.em(), ids);
+  }
+
+  productsBySku(keys: readonly { storeId: string; sku: string }[]): Promise<ProductRow[]> {
+    return loadProductsBySku(this.em(), keys);
+  }
+
+  itemsByIds(ids: readonly string[]): Promise<InventoryItemView[]> {
+    return loadItems(this.em(), ids);
+  }
+
+  itemsByKey(keys: readonly { storeId: string; sku: string; kind: string }[]): Promise<InventoryItemView[]> {
+    return loadItemsByKey(this.em(), keys);
+  }
+
+  async locations(storeId: string): Promise<LocationRow[]> {
+    return sql<LocationRow>(this.em(), `select ${LOCATION_COLUMNS} from location where store_id = $1 order by created_at, id`, [storeId]);
+  }
+
+  async createLocation(storeId: string, input: CreateLocationInput): Promise<LocationRow> {
+    new Violations().text('/input/name', input.name).text('/input/externalId', input.externalId, { optional: true }).throwIfAny();
+    const [row] = await sql<LocationRow>(
+      this.em(),
+      `insert into location (id, store_id, name, external_id) values ($1, $2, $3, $4) returning ${LOCATION_COLUMNS}`,
+      [newId('location'), storeId, input.name.trim(), input.externalId ?? null],
+    );
+    return row!;
+  }
+
+  /**
+   * Creates or updates the product of a sku. Item names come from their
+   * product, so items whose name changes are renamed (and announced) in the
+   * same transaction.
+   */
+  async upsertProduct(storeId: string, input: UpsertProductInput): Promise<ProductRow> {
+    new Violations()
+      .text('/input/sku', input.sku)
+      .text('/input/title', input.title)
+      .text('/input/variantTitle', input.variantTitle, { optional: true })
+      .text('/input/upc', input.upc, { optional: true })
+      .text('/input/imageUrl', input.imageUrl, { optional: true, max: 2048 })
+      .throwIfAny();
+    return this.em().transactional(async (em) => {
+      const [product] = await sql<ProductRow>(
+        em,
+        `insert into product (id, store_id, sku, title, variant_title, upc, image_url) values ($1, $2, $3, $4, $5, $6, $7)
+         on conflict (store_id, sku) do update set title = excluded.title, variant_title = excluded.variant_title,
+           upc = excluded.upc, image_url = excluded.image_url, updated_at = now()
+         returning ${PRODUCT_COLUMNS}`,
+        [newId('product'), storeId, input.sku.trim(), input.title.trim(), input.variantTitle ?? null, input.upc ?? null, input.imageUrl ?? null],
+      );
+      const renamed = await sql<{ id: string }>(
+        em,
+        'update inventory_item set name = $2, updated_at = now() where product_id = $1 and name <> $2 returning id',
+        [product!.id, itemName(product!)],
+      );
+      if (renamed.length) {
+        const ids = renamed.map((r) => r.id);
+        await syncLevelSortKeys(em, ids);
+        const writer = new StockWriter(em, this.boss);
+        writer.touch(ids);
+        await writer.publish();
+      }
+      return product!;
+    });
+  }
+
+  /** Adds or removes units of a product (or a sku) at a location; never below zero. */
+  async adjustInventory(storeId: string, input: AdjustInventoryInput): Promise<InventoryItemView> {
+    const kind = input.kind ?? InventoryKind.PRODUCT;
+    const v = new Violations();
+    if (!input.productId && !input.sku) v.add('/input/productId', 'give productId or sku');
+    v.text('/input/sku', input.sku, { optional: true }).text('/input/lotNumber', input.lotNumber, { optional: true });
+    if (input.delta === 0) v.add('/input/delta', 'must not be 0');
+    v.throwIfAny();
+    return this.em().transactional(async (em) => {
+      await requireLocation(em, storeId, input.locationId);
+      let product: ProductRow | undefined;
+      if (input.productId) {
+        [product] = await sql<ProductRow>(em, `select ${PRODUCT_COLUMNS} from product where id = $1 and store_id = $2`, [input.productId, storeId]);
+        if (!product) throw notFound('product-not-found', `Product ${input.productId} was not found in store ${storeId}.`);
+        if (input.sku && input.sku !== product.sku) {
+          throw invalid('validation-failed', 'The sku does not match the product.', [{ pointer: '/input/sku', detail: `product ${product.id} has sku ${product.sku}` }]);
+        }
+      } else {
+        product = await productBySku(em, storeId, input.sku!);
+        // Unknown and undeclared stock may exist under a sku the store does not sell (yet).
+        if (!product && kind !== InventoryKind.UNKNOWN && kind !== InventoryKind.UNDECLARED) {
+          throw notFound('product-not-found', `No product with sku ${input.sku} in store ${storeId}.`);
+        }
+      }
+      const writer = new StockWriter(em, this.boss);
+      await writer.apply({
+        storeId,
+        productId: product?.id ?? null,
+        sku: product?.sku ?? input.sku!,
+        name: product ? itemName(product) : input.sku!,
+        kind,
+        lotNumber: input.lotNumber,
+        expirationDate: input.expirationDate,
+        locationId: input.locationId,
+        delta: input.delta,
+      });
+      const [item] = await writer.publish();
+      return item!;
+    });
+  }
+
+  /** Stock that arrived without an inbound shipment line declaring it: kind UNDECLARED. */
+  async receiveUndeclared(storeId: string, input: ReceiveUndeclaredInput): Promise<InventoryItemView> {
+    const v = new Violations().text('/input/sku', input.sku);
+    if (input.quantity < 1) v.add('/input/quantity', 'must be at least 1');
+    v.throwIfAny();
+    return this.adjustInventory(storeId, { sku: input.sku, locationId: input.locationId, kind: InventoryKind.UNDECLARED, delta: input.quantity });
+  }
+
+  /**
+   * A page of items with stock, most recently updated first. With a location,
+   * the walk is over that location's rows (which carry the item's sort key)
+   * and `quantity` is the quantity there.
+   */
+  async listItems(storeId: string, filters: InventoryItemFilters, page: PageRequest): Promise<Page<InventoryItemView>> {
+    const c = new Conditions();
+    let ids: Page<KeysetRow & { locationQuantity?: number }>;
+    if (filters.locationId) {
+      c.and(`location_id = ${c.p(filters.locationId)}`).and(`store_id = ${c.p(storeId)}`).and('quantity > 0');
+      if (filters.kind) c.and(`kind = ${c.p(filters.kind)}`);
+      if (filters.sku) c.and(`sku = ${c.p(filters.sku)}`);
+      if (filters.lotNumber) c.and(`lot_number = ${c.p(filters.lotNumber)}`);
+      ids = await keysetPage(this.em(), { from: 'inventory_level', select: 'quantity as "locationQuantity"', sortColumn: 'item_updated_at', idColumn: 'item_id', conditions: c, page });
+    } else {
+      c.and(`store_id = ${c.p(storeId)}`).and('quantity > 0');
+      if (filters.kind) c.and(`kind = ${c.p(filters.kind)}`);
+      if (filters.sku) c.and(`sku = ${c.p(filters.sku)}`);
+      if (filters.lotNumber) c.and(`lot_number = ${c.p(filters.lotNumber)}`);
+      ids = await keysetPage(this.em(), { from: 'inventory_item', sortColumn: 'updated_at', idColumn: 'id', conditions: c, page });
+    }
+    const items = new Map((await loadItems(this.em(), ids.items.map((r) => r.id))).map((i) => [i.id, i]));
+    return {
+      ...ids,
+      items: ids.items.flatMap((row) => {
+        const item = items.get(row.id);
+        if (!item) return [];
+        return [row.locationQuantity === undefined ? item : { ...item, quantity: row.locationQuantity }];
+      }),
+    };
   }
 }

@@ -1,4 +1,24 @@
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ConnectionType } from '../../platform/graphql/connection.js';
+import { DateScalar } from '../../platform/graphql/scalars.js';
+import { MoneyType } from '../../platform/graphql/money.type.js';
+
+/** Enum values carry the REST spellings exactly. */
+export enum InboundShipmentStatus {
+  PENDING = 'PENDING',
+  IN_TRANSIT = 'IN_TRANSIT',
+  PARTIALLY_RECEIVED = 'PARTIALLY_RECEIVED',
+  RECEIVED = 'RECEIVED',
+}
+registerEnumType(InboundShipmentStatus, { name: 'InboundShipmentStatus' });
+
+export enum InventoryKind {
+  PRODUCT = 'PRODUCT',
+  RETURN = 'RETURN',
+  UNDECLARED = 'UNDECLARED',
+  UNKNOWN = 'UNKNOWN',
+}
+registerEnumType(InventoryKind, { name: 'InventoryKind', description: 'Classification of stock (not a lifecycle).' });
 
 @Directive('@key(fields: "id")')
 @ObjectType('Location')
@@ -14,9 +34,14 @@ export class LocationType {
 
   @Field(() => String, { nullable: true })
   externalId!: string | null;
+
+  @Field(() => Date)
+  createdAt!: Date;
 }
 
+// Return items reference products by store and sku, which they know, as well as by id.
 @Directive('@key(fields: "id")')
+@Directive('@key(fields: "storeId sku")')
 @ObjectType('Product')
 export class ProductType {
   @Field(() => ID)
@@ -33,9 +58,35 @@ export class ProductType {
 
   @Field(() => String, { nullable: true })
   variantTitle!: string | null;
+
+  @Field(() => String, { nullable: true })
+  upc!: string | null;
+
+  @Field(() => String, { nullable: true })
+  imageUrl!: string | null;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date)
+  updatedAt!: Date;
 }
 
+@ObjectType('InventoryLevel', { description: 'Units of an item on hand at one location.' })
+export class InventoryLevelType {
+  @Field(() => ID)
+  locationId!: string;
+
+  @Field(() => String)
+  locationName!: string;
+
+  @Field(() => Int)
+  quantity!: number;
+}
+
+// `{storeId, sku, kind}` is the item of that sku and kind without a lot number.
 @Directive('@key(fields: "id")')
+@Directive('@key(fields: "storeId sku kind")')
 @ObjectType('InventoryItem')
 export class InventoryItemType {
   @Field(() => ID)
@@ -44,17 +95,57 @@ export class InventoryItemType {
   @Field(() => ID)
   storeId!: string;
 
+  @Field(() => ID, { nullable: true, description: 'The product, when the sku is one of the store (null for UNKNOWN stock).' })
+  productId!: string | null;
+
   @Field(() => String)
   sku!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Product title, then " - " and the variant title when there is one.' })
   name!: string;
 
-  @Field(() => String)
+  // A String (not the InventoryKind enum) because it is part of an entity key other subgraphs declare.
+  @Field(() => String, { description: 'PRODUCT, RETURN, UNDECLARED or UNKNOWN' })
   kind!: string;
 
-  @Field(() => Int)
+  @Field(() => String, { nullable: true })
+  lotNumber!: string | null;
+
+  @Field(() => DateScalar, { nullable: true })
+  expirationDate!: string | null;
+
+  @Field(() => Int, { description: 'Units on hand in total; in a list filtered by location, the units at that location.' })
   quantity!: number;
+
+  @Field(() => [InventoryLevelType], { description: 'Locations holding units of this item.' })
+  locations!: InventoryLevelType[];
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date)
+  updatedAt!: Date;
+}
+
+@ObjectType('InboundShipmentItem')
+export class InboundShipmentItemType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ProductType)
+  product!: ProductType;
+
+  @Field(() => Int, { description: 'Units expected' })
+  quantity!: number;
+
+  @Field(() => Int)
+  receivedQuantity!: number;
+
+  @Field(() => Int)
+  damagedQuantity!: number;
+
+  @Field(() => Int)
+  missingQuantity!: number;
 }
 
 @Directive('@key(fields: "id")')
@@ -66,8 +157,53 @@ export class InboundShipmentType {
   @Field(() => ID)
   storeId!: string;
 
-  @Field(() => String)
-  status!: string;
+  @Field(() => String, { nullable: true, description: "The sender's shipment reference" })
+  shipmentId!: string | null;
+
+  @Field(() => InboundShipmentStatus)
+  status!: InboundShipmentStatus;
+
+  @Field(() => LocationType)
+  location!: LocationType;
+
+  @Field(() => String, { nullable: true })
+  carrier!: string | null;
+
+  @Field(() => String, { nullable: true })
+  trackingNumber!: string | null;
+
+  @Field(() => String, { nullable: true })
+  trackingUrl!: string | null;
+
+  @Field(() => DateScalar, { nullable: true })
+  estimatedArrivalDate!: string | null;
+
+  @Field(() => DateScalar, { nullable: true })
+  actualArrivalDate!: string | null;
+
+  @Field(() => String, { nullable: true })
+  freightType!: string | null;
+
+  @Field(() => String, { nullable: true })
+  paymentTerms!: string | null;
+
+  @Field(() => MoneyType, { nullable: true })
+  freightCost!: MoneyType | null;
+
+  @Field(() => MoneyType, { nullable: true })
+  dutyCost!: MoneyType | null;
+
+  @Field(() => [InboundShipmentItemType])
+  items!: InboundShipmentItemType[];
+
+  @Field(() => Int, { description: 'Number of lines' })
+  skuCount!: number;
+
+  @Field(() => Int, { description: 'Units expected over all lines' })
+  itemCount!: number;
+
+  @Field(() => Int, { description: 'Good units received over all lines' })
+  receivedCount!: number;
 
   @Field(() => Date)
   createdAt!: Date;
@@ -75,3 +211,6 @@ export class InboundShipmentType {
   @Field(() => Date)
   updatedAt!: Date;
 }
+
+export const InventoryItemConnection = ConnectionType(InventoryItemType, 'InventoryItem');
+export const InboundShipmentConnection = ConnectionType(InboundShipmentType, 'InboundShipment');

@@ -1,0 +1,254 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { AppError, conflict, invalid, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { publishInTransaction } from '../../platform/outbox.js';
+import type { Page, PageRequest } from '../../platform/pagination.js';
+import type { PgBoss } from '../../platform/queue.js';
+import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inventory.input.js';
+import { inboundShipmentJson } from './inventory.json.js';
+import { itemName, requireLocation } from './inventory.service.js';
+import { InboundShipmentStatus, InventoryKind } from './inventory.type.js';
+import { Violations } from './inventory.validation.js';
+import { loadShipments, type InboundShipmentView, type ProductRow } from './inventory.views.js';
+import { Conditions, keysetPage } from './keyset.js';
+import { byItemKey, StockWriter, type StockChange } from './stock.js';
+
+export interface InboundShipmentFilters {
+  status?: InboundShipmentStatus | null;
+  locationId?: string | null;
+  /** Inclusive. */
+  createdAtMin?: Date | null;
+  /** Exclusive. */
+  createdAtMax?: Date | null;
+}
+
+export function inboundShipmentListFilters(storeId: string, filters: InboundShipmentFilters): Record<string, unknown> {
+  return {
+    list: 'inbound-shipments',
+    storeId,
+    status: filters.status,
+    locationId: filters.locationId,
+    createdAtMin: filters.createdAtMin?.toISOString(),
+    createdAtMax: filters.createdAtMax?.toISOString(),
+  };
+}
+
+/** Status machine: PENDING -> IN_TRANSIT -> PARTIALLY_RECEIVED -> RECEIVED; receipts may start from PENDING or IN_TRANSIT. */
+const RECEIVABLE = new Set([InboundShipmentStatus.PENDING, InboundShipmentStatus.IN_TRANSIT, InboundShipmentStatus.PARTIALLY_RECEIVED]);
+
+function invalidTransition(from: string, to: string): AppError {
+  return conflict('invalid-transition', `An inbound shipment cannot go from ${from} to ${to}.`);
+}
+
+interface LockedLine {
+  id: string;
+  productId: string;
+  quantity: number;
+  receivedQuantity: number;
+  damagedQuantity: number;
+  missingQuantity: number;
+}
+
+export class InboundShipmentService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly boss: PgBoss,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  shipmentsByIds(ids: readonly string[]): Promise<InboundShipmentView[]> {
+    return loadShipments(this.em(), ids);
+  }
+
+  async create(storeId: string, input: CreateInboundShipmentInput): Promise<InboundShipmentView> {
+    const v = new Violations();
+    for (const field of ['shipmentId', 'carrier', 'trackingNumber', 'freightType', 'paymentTerms'] as const) v.text(`/input/${field}`, input[field], { optional: true });
+    v.text('/input/trackingUrl', input.trackingUrl, { optional: true, max: 2048 });
+    v.money('/input/freightCost', input.freightCost).money('/input/dutyCost', input.dutyCost);
+    if (!input.items.length) v.add('/input/items', 'must list at least one product');
+    const seen = new Set<string>();
+    input.items.forEach((line, i) => {
+      v.integer(`/input/items/${i}/quantity`, line.quantity, { min: 1 });
+      if (seen.has(line.productId)) v.add(`/input/items/${i}/productId`, 'is listed twice');
+      seen.add(line.productId);
+    });
+    v.throwIfAny();
+    return this.em().transactional(async (em) => {
+      await requireLocation(em, storeId, input.locationId);
+      const productIds = input.items.map((l) => l.productId);
+      const known = new Set(
+        (await sql<{ id: string }>(em, 'select id from product where id = any($1) and store_id = $2', [productIds, storeId])).map((r) => r.id),
+      );
+      const unknown = productIds.flatMap((id, i) => (known.has(id) ? [] : [{ pointer: `/input/items/${i}/productId`, detail: `product ${id} was not found in this store` }]));
+      if (unknown.length) throw new AppError('not_found', 'product-not-found', `${unknown.length} product(s) of the shipment were not found in store ${storeId}.`, { errors: unknown });
+      const id = newId('inboundShipment');
+      await sql(
+        em,
+        `insert into inbound_shipment (id, store_id, location_id, status, shipment_id, carrier, tracking_number, tracking_url,
+           estimated_arrival_date, freight_type, payment_terms, freight_cost_amount, freight_cost_currency, duty_cost_amount, duty_cost_currency)
+         values ($1, $2, $3, 'PENDING', $4, $5, $6, $7, $8::date, $9, $10, $11::numeric, $12, $13::numeric, $14)`,
+        [
+          id,
+          storeId,
+          input.locationId,
+          input.shipmentId ?? null,
+          input.carrier ?? null,
+          input.trackingNumber ?? null,
+          input.trackingUrl ?? null,
+          input.estimatedArrivalDate ?? null,
+          input.freightType ?? null,
+          input.paymentTerms ?? null,
+          input.freightCost?.amount ?? null,
+          input.freightCost?.currency ?? null,
+          input.dutyCost?.amount ?? null,
+          input.dutyCost?.currency ?? null,
+        ],
+      );
+      await sql(
+        em,
+        `insert into inbound_shipment_item (id, shipment_id, position, product_id, quantity)
+         select id, $1, position, product_id, quantity from unnest($2::text[], $3::text[], $4::int[]) with ordinality as l(id, product_id, quantity, position)`,
+        [id, input.items.map(() => newId('inboundShipmentItem')), productIds, input.items.map((l) => l.quantity)],
+      );
+      return this.announce(em, id, 'inbound_shipment.created');
+    });
+  }
+
+  async markInTransit(id: string): Promise<InboundShipmentView> {
+    return this.em().transactional(async (em) => {
+      const status = await this.lock(em, id);
+      if (status !== InboundShipmentStatus.PENDING) throw invalidTransition(status, InboundShipmentStatus.IN_TRANSIT);
+      await sql(em, `update inbound_shipment set status = 'IN_TRANSIT', updated_at = now() where id = $1`, [id]);
+      return this.announce(em, id, 'inbound_shipment.updated');
+    });
+  }
+
+  /**
+   * Records one receipt: each quantity adds to the line's running totals, good
+   * units go to stock (kind PRODUCT at the shipment's location). The shipment
+   * row is locked first, so concurrent receipts of one shipment run one after
+   * the other and each sees the totals the previous one left.
+   */
+  async receive(id: string, items: ReceiveInboundShipmentItemInput[]): Promise<InboundShipmentView> {
+    const v = new Violations();
+    if (!items.length) v.add('/items', 'must list at least one line');
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      for (const field of ['receivedQuantity', 'damagedQuantity', 'missingQuantity'] as const) v.integer(`/items/${i}/${field}`, item[field], { min: 0 });
+      if (!(item.receivedQuantity || item.damagedQuantity || item.missingQuantity)) v.add(`/items/${i}`, 'reports no units');
+      if (seen.has(item.itemId)) v.add(`/items/${i}/itemId`, 'is listed twice');
+      seen.add(item.itemId);
+    });
+    v.throwIfAny();
+    return this.em().transactional(async (em) => {
+      const status = await this.lock(em, id);
+      if (!RECEIVABLE.has(status)) throw invalidTransition(status, InboundShipmentStatus.RECEIVED);
+      const [shipment] = await sql<{ storeId: string; locationId: string }>(em, 'select store_id as "storeId", location_id as "locationId" from inbound_shipment where id = $1', [id]);
+      const lines = new Map(
+        (
+          await sql<LockedLine>(
+            em,
+            `select id, product_id as "productId", quantity, received_quantity as "receivedQuantity", damaged_quantity as "damagedQuantity",
+                    missing_quantity as "missingQuantity" from inbound_shipment_item where shipment_id = $1`,
+            [id],
+          )
+        ).map((l) => [l.id, l]),
+      );
+      const errors = new Violations();
+      items.forEach((item, i) => {
+        const line = lines.get(item.itemId);
+        if (!line) return errors.add(`/items/${i}/itemId`, `is not a line of shipment ${id}`);
+        const reported = (item.receivedQuantity ?? 0) + (item.damagedQuantity ?? 0) + (item.missingQuantity ?? 0);
+        const accounted = line.receivedQuantity + line.damagedQuantity + line.missingQuantity;
+        if (accounted + reported > line.quantity) {
+          errors.add(`/items/${i}`, `reports ${reported} units but only ${line.quantity - accounted} of ${line.quantity} remain unaccounted for`);
+        }
+      });
+      if (errors.errors.length) {
+        const overflow = errors.errors.some((e) => e.detail.startsWith('reports'));
+        throw invalid(overflow ? 'quantity-exceeds-expected' : 'validation-failed', overflow ? 'The receipt reports more units than the shipment expects.' : 'The receipt is invalid.', errors.errors);
+      }
+      await sql(
+        em,
+        `update inbound_shipment_item l
+            set received_quantity = l.received_quantity + r.received, damaged_quantity = l.damaged_quantity + r.damaged,
+                missing_quantity = l.missing_quantity + r.missing
+           from unnest($2::text[], $3::int[], $4::int[], $5::int[]) as r(id, received, damaged, missing)
+          where l.id = r.id and l.shipment_id = $1`,
+        [id, items.map((i) => i.itemId), items.map((i) => i.receivedQuantity ?? 0), items.map((i) => i.damagedQuantity ?? 0), items.map((i) => i.missingQuantity ?? 0)],
+      );
+      // Every line accounted for: RECEIVED; anything reported: PARTIALLY_RECEIVED. actual_arrival_date on the first receipt.
+      await sql(
+        em,
+        `update inbound_shipment s
+            set status = case when not exists (select 1 from inbound_shipment_item l where l.shipment_id = s.id
+                                                 and l.received_quantity + l.damaged_quantity + l.missing_quantity < l.quantity)
+                              then 'RECEIVED' else 'PARTIALLY_RECEIVED' end,
+                actual_arrival_date = coalesce(s.actual_arrival_date, (now() at time zone 'UTC')::date),
+                updated_at = now()
+          where s.id = $1`,
+        [id],
+      );
+      const received = items.filter((i) => (i.receivedQuantity ?? 0) > 0);
+      if (received.length) {
+        const products = new Map(
+          (await sql<Pick<ProductRow, 'id' | 'sku' | 'title' | 'variantTitle'>>(em, 'select id, sku, title, variant_title as "variantTitle" from product where id = any($1)', [received.map((i) => lines.get(i.itemId)!.productId)])).map((p) => [p.id, p]),
+        );
+        const changes: StockChange[] = received.map((item) => {
+          const product = products.get(lines.get(item.itemId)!.productId)!;
+          return {
+            storeId: shipment!.storeId,
+            productId: product.id,
+            sku: product.sku,
+            name: itemName(product),
+            kind: InventoryKind.PRODUCT,
+            locationId: shipment!.locationId,
+            delta: item.receivedQuantity!,
+          };
+        });
+        const writer = new StockWriter(em, this.boss);
+        for (const change of changes.sort(byItemKey)) await writer.apply(change);
+        await writer.publish();
+      }
+      return this.announce(em, id, 'inbound_shipment.updated');
+    });
+  }
+
+  async list(storeId: string, filters: InboundShipmentFilters, page: PageRequest): Promise<Page<InboundShipmentView>> {
+    const c = new Conditions();
+    if (filters.locationId) c.and(`location_id = ${c.p(filters.locationId)}`);
+    c.and(`store_id = ${c.p(storeId)}`);
+    if (filters.status) c.and(`status = ${c.p(filters.status)}`);
+    if (filters.createdAtMin) {
+      const min = c.p(filters.createdAtMin);
+      // updated_at >= created_at always, so the lower bound also bounds the walk down the updated_at index.
+      c.and(`created_at >= ${min}`).and(`updated_at >= ${min}`);
+    }
+    if (filters.createdAtMax) c.and(`created_at < ${c.p(filters.createdAtMax)}`);
+    const ids = await keysetPage(this.em(), { from: 'inbound_shipment', sortColumn: 'updated_at', idColumn: 'id', conditions: c, page });
+    return { ...ids, items: await loadShipments(this.em(), ids.items.map((r) => r.id)) };
+  }
+
+  /** Locks the shipment row for the rest of the transaction and returns its status. */
+  private async lock(em: EntityManager, id: string): Promise<InboundShipmentStatus> {
+    const [row] = await sql<{ status: InboundShipmentStatus }>(em, 'select status from inbound_shipment where id = $1 for update', [id]);
+    if (!row) throw notFound('inbound-shipment-not-found', `Inbound shipment ${id} was not found.`);
+    return row.status;
+  }
+
+  private async announce(em: EntityManager, id: string, type: 'inbound_shipment.created' | 'inbound_shipment.updated'): Promise<InboundShipmentView> {
+    const [view] = await loadShipments(em, [id]);
+    await publishInTransaction(this.boss, em, {
+      type,
+      storeId: view!.storeId,
+      subjectType: 'inbound_shipment',
+      subjectId: id,
+      data: { inbound_shipment: inboundShipmentJson(view!) },
+    });
+    return view!;
+  }
+}

@@ -1,0 +1,25 @@
+import type { Job } from 'pg-boss';
+import type { OutboxEvent } from '../../platform/outbox.js';
+import { subscribeQueue } from '../../platform/outbox.js';
+import type { PgBoss } from '../../platform/queue.js';
+import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { RestockService } from './restock.service.js';
+
+/** This subgraph's own queue of return events (pg-boss pub/sub), so restock retries without affecting other consumers. */
+export const RESTOCK_QUEUE = 'inventory-restock';
+
+export async function createRestockQueue(boss: PgBoss): Promise<void> {
+  // A failed restock (e.g. the database restarting) is retried with backoff; the ledger makes retries harmless.
+  await subscribeQueue(boss, RESTOCK_QUEUE, ['return.updated'], { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+}
+
+// Polls every half second as well as waking on notifications: restock should follow completion closely.
+export async function startRestockWorker(deps: SubgraphDeps): Promise<void> {
+  const restock = new RestockService(deps.orm, deps.boss, deps.logger);
+  await deps.boss.work<OutboxEvent>(RESTOCK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<OutboxEvent>[]) => {
+    for (const job of jobs) {
+      const { restocked } = await restock.handle(job.data);
+      if (restocked) deps.logger.info({ eventId: job.data.id, returnId: job.data.subjectId, restocked }, 'return restocked');
+    }
+  });
+}

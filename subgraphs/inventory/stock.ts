@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../../platform/db/orm.js';
+import { conflict, invalid } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { publishInTransaction } from '../../platform/outbox.js';
+import type { PgBoss } from '../../platform/queue.js';
+import { inventoryItemJson } from './inventory.json.js';
+import type { InventoryKind } from './inventory.type.js';
+import { loadItems, type InventoryItemView } from './inventory.views.js';
+
+/** One change of on-hand units of an item (found or created by store, sku, kind and lot) at a location. */
+export interface StockChange {
+  storeId: string;
+  productId: string | null;
+  sku: string;
+  name: string;
+  kind: InventoryKind;
+  lotNumber?: string | null;
+  expirationDate?: string | null;
+  locationId: string;
+  delta: number;
+}
+
+/** Lock order for changes to several items: always the same, so two writers never wait on each other in a cycle. */
+export function byItemKey(a: StockChange, b: StockChange): number {
+  const ka = `${a.sku}\u0000${a.kind}\u0000${a.lotNumber ?? ''}`;
+  const kb = `${b.sku}\u0000${b.kind}\u0000${b.lotNumber ?? ''}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/**
+ * Rewrites an item's sort key into its location rows, which keep a copy so a
+ * list filtered by location walks one index. Every statement that moves an
+ * item's `updated_at` goes through here, in the same transaction.
+ */
+export async function syncLevelSortKeys(em: EntityManager, itemIds: readonly string[]): Promise<void> {
+  await sql(
+    em,
+    `update inventory_level l set item_updated_at = i.updated_at
+       from inventory_item i where i.id = l.item_id and i.id = any($1) and l.item_updated_at is distinct from i.updated_at`,
+    [itemIds],
+  );
+}
+
+/**
+ * Applies stock changes inside the caller's transaction and publishes one
+ * `inventory_item.created|updated` event per item touched (`publish()`, before
+ * commit). Units move with atomic `quantity = quantity + delta` updates on
+ * rows locked by the upsert, so concurrent writers never lose or double units,
+ * and a removal that would go below zero is refused instead of clamped.
+ */
+export class StockWriter {
+  /** Item id -> whether this transaction created it. */
+  private readonly touched = new Map<string, boolean>();
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly boss: PgBoss,
+  ) {}
+
+  async apply(change: StockChange): Promise<string> {
+    if (!Number.isInteger(change.delta) || change.delta === 0) throw invalid('validation-failed', 'A stock change must be a non-zero integer.');
+    const lot = change.lotNumber ?? '';
+    // The upsert locks the item row: concurrent changes of the same item queue here.
+    const [item] = await sql<{ id: string; created: boolean }>(
+      this.em,
+      `insert into inventory_item (id, store_id, product_id, sku, name, kind, lot_number, expiration_date)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       on conflict (store_id, sku, kind, lot_number) do update
+         set expiration_date = coalesce(excluded.expiration_date, inventory_item.expiration_date)
+       returning id, (xmax = 0) as created`,
+      [newId('inventoryItem'), change.storeId, change.productId, change.sku, change.name, change.kind, lot, change.expirationDate ?? null],
+    );
+    const itemId = item!.id;
+    if (change.delta > 0) {
+      await sql(
+        this.em,
+        `insert into inventory_level (item_id, location_id, store_id, kind, sku, lot_number, quantity, item_updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, now())
+         on conflict (item_id, location_id) do update set quantity = inventory_level.quantity + excluded.quantity, updated_at = now()`,
+        [itemId, change.locationId, change.storeId, change.kind, change.sku, lot, change.delta],
+      );
+    } else {
+      const updated = await sql(
+        this.em,
+        `update inventory_level set quantity = quantity + $3, updated_at = now()
+          where item_id = $1 and location_id = $2 and quantity + $3 >= 0 returning quantity`,
+        [itemId, change.locationId, change.delta],
+      );
+      if (!updated.length) {
+        const [level] = await sql<{ quantity: number }>(this.em, 'select quantity from inventory_level where item_id = $1 and location_id = $2', [itemId, change.locationId]);
+        throw conflict(
+          'insufficient-stock',
+          `Cannot remove ${-change.delta} units of ${change.sku} (${change.kind}): ${level?.quantity ?? 0} on hand at location ${change.locationId}.`,
+        );
+      }
+    }
+    await sql(this.em, 'update inventory_item set quantity = quantity + $2, updated_at = now() where id = $1', [itemId, change.delta]);
+    await syncLevelSortKeys(this.em, [itemId]);
+    this.touched.set(itemId, (this.touched.get(itemId) ?? false) || item!.created);
+    return itemId;
+  }
+
+  /** Marks items changed by other statements (e.g. a renamed product) so they get their event too. */
+  touch(itemIds: readonly string[]): void {
+    for (const id of itemIds) if (!this.touched.has(id)) this.touched.set(id, false);
+  }
+
+  /** Publishes the events of every item touched and returns their current state. */
+  async publish(): Promise<InventoryItemView[]> {
+    const items = await loadItems(this.em, [...this.touched.keys()].sort());
+    for (const item of items) {
+      await publishInTransaction(this.boss, this.em, {
+        type: this.touched.get(item.id) ? 'inventory_item.created' : 'inventory_item.updated',
+        storeId: item.storeId,
+        subjectType: 'inventory_item',
+        subjectId: item.id,
+        data: { inventory_item: inventoryItemJson(item) },
+      });
+    }
+    return items;
+  }
+}

@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config.js';
+import { createLogger } from '../platform/logger.js';
+import { publishInTransaction, type OutboxEvent } from '../platform/outbox.js';
+import { startService, type RunningService } from '../server/main.js';
+import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { createTestDatabase, query } from './support/database.js';
+import { freePort } from './support/processes.js';
+import { eventually } from './inventory-fixtures.js';
+
+/**
+ * A completion committed while no worker runs is restocked when a worker
+ * starts later on the same database, and a later process that sees the
+ * completion again adds nothing.
+ */
+describe('restock across process restarts', () => {
+  const running: RunningService[] = [];
+  afterAll(async () => {
+    for (const service of running.reverse()) await service.stop();
+  });
+
+  it('restocks a completion published before any worker ran, once', async () => {
+    const databaseUrl = await createTestDatabase();
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      DB_POOL_SIZE: '3',
+      DEMO_ACCOUNT: 'false',
+      PORT: String(await freePort()),
+      INVENTORY_SUBGRAPH_PORT: String(await freePort()),
+    });
+    const logger = createLogger('silent');
+    const storeId = 'sto_restart';
+
+    // A process without workers: it migrates, declares the queues and commits the completion.
+    const publisher = await startService(config, logger, 'subgraph', 'inventory');
+    await query(databaseUrl, `insert into inventory.location (id, store_id, name) values ('loc_dock', $1, 'Dock')`, [storeId]);
+    await query(databaseUrl, `insert into inventory.product (id, store_id, sku, title) values ('prd_hat', $1, 'HAT', 'Hat')`, [storeId]);
+    const publish = () =>
+      publisher.runtime.platformOrm.em.fork().transactional((em) =>
+        publishInTransaction(publisher.runtime.boss, em, {
+          type: 'return.updated',
+          storeId,
+          subjectType: 'return',
+          subjectId: 'ret_restart',
+          data: { return: { id: 'ret_restart', status: 'complete', items: [{ id: 'rti_restart', sku: 'HAT', productId: null, quantity: 3 }] }, previousStatus: 'open', destinationLocationId: 'loc_dock' },
+        }),
+      );
+    const first: OutboxEvent = await publish();
+    await publisher.stop();
+
+    const stock = () => query<{ quantity: number }>(databaseUrl, `select quantity from inventory.inventory_item where store_id = $1 and sku = 'HAT' and kind = 'RETURN'`, [storeId]);
+    expect(await stock()).toEqual([]);
+
+    const worker = await startService(config, logger, 'worker');
+    running.push(worker);
+    await eventually(async () => (await stock()).length > 0);
+    expect(await stock()).toEqual([{ quantity: 3 }]);
+
+    // Delivered again after a restart of the worker: the ledger keeps it at once.
+    await worker.stop();
+    running.pop();
+    const second = await startService(config, logger, 'worker');
+    running.push(second);
+    const { id: _firstId, occurredAt: _at, ...redelivered } = first;
+    const again = await second.runtime.platformOrm.em.fork().transactional((em) => publishInTransaction(second.runtime.boss, em, redelivered));
+    await eventually(async () => {
+      const [job] = await query<{ state: string }>(databaseUrl, `select state from pgboss.job where name = 'inventory-restock' and data->>'id' = $1`, [again.id]);
+      return job?.state === 'completed';
+    });
+    expect(await stock()).toEqual([{ quantity: 3 }]);
+    expect(await query(databaseUrl, 'select return_item_id from inventory.restock_ledger')).toEqual([{ return_item_id: 'rti_restart' }]);
+  });
+});
