@@ -21,12 +21,15 @@ import {
   CreateReturnPayloadType,
   CustomerReference,
   ReturnCommentType,
+  InventoryItemReference,
+  ProductReference,
   ReturnConnection,
+  ReturnItemType,
   ReturnStatusEnum,
   ReturnType,
   StoreSettingsType,
 } from './return.type.js';
-import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnView } from './return.view.js';
+import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnItemView, type ReturnView } from './return.view.js';
 import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
 import { invalid } from '../../platform/errors.js';
 
@@ -148,6 +151,19 @@ export class ReturnResolver {
   async addReturnComment(@Arg('returnId', () => ID) returnId: string, @Arg('message', () => String) message: string, @Ctx() ctx: GraphQLContext): Promise<CommentRow> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
     return this.deps.returns.addComment(returnId, message);
+  }
+}
+
+@Resolver(() => ReturnItemType)
+export class ReturnItemResolver {
+  @FieldResolver(() => ProductReference, { nullable: true, description: "The product of the item's sku in this store (inventory subgraph)." })
+  product(@Root() item: ReturnItemView): ProductReference | null {
+    return item.sku ? { storeId: item.storeId, sku: item.sku } : null;
+  }
+
+  @FieldResolver(() => InventoryItemReference, { nullable: true, description: 'The RETURN-kind stock item of the sku, where restocked units go (inventory subgraph).' })
+  inventoryItem(@Root() item: ReturnItemView): InventoryItemReference | null {
+    return item.sku ? { storeId: item.storeId, sku: item.sku, kind: 'RETURN' } : null;
   }
 }
 

@@ -277,3 +277,20 @@ export class CustomerReference {
   @Field(() => String, { nullable: true })
   phoneNumber!: string | null;
 }
+
+/** The inventory subgraph's product, referenced by store and sku (resolved there). */
+@Directive('@key(fields: "storeId sku", resolvable: false)')
+@ObjectType('Product')
+export class ProductReference {
+  @Field(() => ID) storeId!: string;
+  @Field(() => String) sku!: string;
+}
+
+/** The inventory subgraph's item of a sku and kind with no lot (resolved there). */
+@Directive('@key(fields: "storeId sku kind", resolvable: false)')
+@ObjectType('InventoryItem')
+export class InventoryItemReference {
+  @Field(() => ID) storeId!: string;
+  @Field(() => String) sku!: string;
+  @Field(() => String) kind!: string;
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
+import { waitFor } from './support/processes.js';
+import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
+
+/**
+ * Returns and inventory together, through the real graph and the real queue:
+ * return items resolve their product and stock item from the inventory
+ * subgraph, and completing a return restocks it there exactly once.
+ */
+describe('returns across the inventory subgraph', () => {
+  let app: TestApp;
+  let acme: TestAccount;
+  let locationId: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    acme = await app.createAccount('Acme');
+    const loc = await app.graphql<any>(`mutation($s: ID!) { createLocation(storeId: $s, input: {name: "Returns dock", externalId: "dock"}) { id } }`, { s: acme.storeId }, acme.apiSecret);
+    locationId = loc.data.createLocation.id;
+    await app.graphql(`mutation($s: ID!, $l: String) { updateStoreSettings(storeId: $s, input: {returnLocationId: $l}) { storeId } }`, { s: acme.storeId, l: locationId }, acme.apiSecret);
+    const product = await app.graphql<any>(`mutation($s: ID!) { upsertProduct(storeId: $s, input: {sku: "SKU-1", title: "Shirt", variantTitle: "M"}) { id } }`, { s: acme.storeId }, acme.apiSecret);
+    expect(product.errors).toBeUndefined();
+    await pushOrder(app, acme, orderBody({ id: 'X-1' }));
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const itemsOf = (id: string) =>
+    app.graphql<any>(
+      `query($id: ID!) { return(id: $id) { status items { sku quantity product { title variantTitle } inventoryItem { kind name quantity locations { locationId quantity } } } } }`,
+      { id },
+      acme.apiSecret,
+    );
+  const put = (id: string, status: string) =>
+    app.request(`/v2.2/returns/${id}/status`, { method: 'PUT', token: acme.apiSecret, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status }) });
+
+  it('resolves a return item’s product from the inventory subgraph, and its stock item once restocked', async () => {
+    const created = await postReturn(app, acme, returnBody('X-1', [{ lineItemId: 'li-1', quantity: 2, reason: 'r' }, { lineItemId: 'li-2', quantity: 1, reason: 'r' }]));
+    const id = created.body.return.id;
+    const before = await itemsOf(id);
+    expect(before.errors).toBeUndefined();
+    expect(before.data.return.items[0]).toMatchObject({ sku: 'SKU-1', product: { title: 'Shirt', variantTitle: 'M' }, inventoryItem: null });
+    expect(before.data.return.items[1]).toMatchObject({ sku: 'SKU-2', product: null });
+
+    expect((await put(id, 'complete')).status).toBe(204);
+    await waitFor(async () => (await itemsOf(id)).data.return.items[0].inventoryItem !== null, 20_000, 'restock');
+    const after = await itemsOf(id);
+    expect(after.data.return.items[0].inventoryItem).toEqual({ kind: 'RETURN', name: 'Shirt - M', quantity: 2, locations: [{ locationId, quantity: 2 }] });
+
+    // The unknown sku went in as UNKNOWN stock at the same location.
+    const unknown = await app.request(`/v2.2/stores/${acme.storeId}/inventory-items?kind=UNKNOWN`, { token: acme.apiSecret });
+    expect((await unknown.json()).inventory_items).toEqual([expect.objectContaining({ sku: 'SKU-2', kind: 'UNKNOWN', quantity: 1 })]);
+
+    // Reopened and completed again: nothing is restocked twice.
+    expect((await put(id, 'open')).status).toBe(204);
+    expect((await put(id, 'complete')).status).toBe(204);
+    // Wait until the restock consumer has handled every event, including the second completion.
+    await waitFor(
+      async () => (await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock' and state <> 'completed'`)).length === 0,
+      20_000,
+      'restock jobs to finish',
+    );
+    expect((await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock'`)).length).toBe(3); // complete, open, complete
+    const again = await itemsOf(id);
+    expect(again.data.return.items[0].inventoryItem.quantity).toBe(2);
+  });
+});
