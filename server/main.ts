@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { Server } from 'node:http';
 import { loadConfig, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
@@ -76,6 +77,8 @@ async function graphqlServerFor(role: Role, runtime: Runtime, subgraph?: Subgrap
       includeStacktraceInErrorResponses: false,
       stopOnTerminationSignals: false,
       formatError: formatGraphQLError(logger),
+      // Traces are for Apollo's hosted reporting, which this service does not use.
+      plugins: [ApolloServerPluginInlineTraceDisabled()],
     });
   }
   return undefined;

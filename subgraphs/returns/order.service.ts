@@ -13,12 +13,10 @@ export class OrderService {
 
   async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<OrderView[]> {
     if (ids.length === 0) return [];
-    const orders = await sql<OrderRow>(em, `select ${ORDER_COLUMNS} from "order" o where o.id = any($1)`, [ids]);
-    const lines = await sql<OrderLineRow>(
-      em,
-      `select ${LINE_COLUMNS} from order_line_item l where l.order_id = any($1) and l.removed_at is null order by l.order_id, l.position`,
-      [ids],
-    );
+    const [orders, lines] = await Promise.all([
+      sql<OrderRow>(em, `select ${ORDER_COLUMNS} from "order" o where o.id = any($1)`, [ids]),
+      sql<OrderLineRow>(em, `select ${LINE_COLUMNS} from order_line_item l where l.order_id = any($1) and l.removed_at is null order by l.order_id, l.position`, [ids]),
+    ]);
     const byOrder = new Map<string, OrderLineRow[]>();
     for (const line of lines) byOrder.set(line.orderId, [...(byOrder.get(line.orderId) ?? []), line]);
     return orders.map((o) => orderView(o, byOrder.get(o.id) ?? []));

@@ -81,16 +81,18 @@ export class ReturnService {
 
   // ---- reads -------------------------------------------------------------
 
-  /** Full views of the given returns: three queries whatever their number. */
+  /** Full views of the given returns: three queries, run together, whatever their number. */
   async views(ids: readonly string[], em: EntityManager = this.em()): Promise<ReturnView[]> {
     if (ids.length === 0) return [];
-    const rows = await sql<ReturnRowWithSort>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]);
-    return this.assemble(em, rows);
+    const [rows, parts] = await Promise.all([
+      sql<ReturnRowWithSort>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]),
+      this.parts(em, ids),
+    ]);
+    return this.assemble(rows, parts);
   }
 
-  private async assemble(em: EntityManager, rows: ReturnRowWithSort[]): Promise<(ReturnView & { sortAt: string })[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
+  /** Items and comments of the given returns. */
+  private async parts(em: EntityManager, ids: readonly string[]) {
     const [items, comments] = await Promise.all([
       sql<ReturnItemRow>(
         em,
@@ -100,6 +102,10 @@ export class ReturnService {
       ),
       sql<CommentRow>(em, `select id, return_id as "returnId", message, created_at as "createdAt" from return_comment where return_id = any($1) order by created_at, id`, [ids]),
     ]);
+    return { items, comments };
+  }
+
+  private assemble(rows: ReturnRowWithSort[], { items, comments }: { items: ReturnItemRow[]; comments: CommentRow[] }): (ReturnView & { sortAt: string })[] {
     const group = <T extends { returnId: string }>(list: T[]) => {
       const map = new Map<string, T[]>();
       for (const x of list) map.set(x.returnId, [...(map.get(x.returnId) ?? []), x]);
@@ -157,7 +163,8 @@ export class ReturnService {
         where ${clauses.join(' and ')} order by r.updated_at desc, r.id desc limit $${values.length}`,
       values,
     );
-    const views = await this.assemble(em, rows.slice(0, page.first));
+    const kept = rows.slice(0, page.first);
+    const views = kept.length ? this.assemble(kept, await this.parts(em, kept.map((r) => r.id))) : [];
     return pageOf(views, rows.length > page.first, page, sortKey);
   }
 
