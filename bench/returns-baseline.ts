@@ -78,3 +78,4 @@ app.get('/v2.2/stores/:storeId/returns', async (req, res) => {
 const { rows } = await pool.query(`select value from platform.setting where key = 'cursor_key'`);
 setCursorSigningKey(Buffer.from(rows[0].value, 'base64'));
 app.listen(Number(process.env.PORT), '127.0.0.1');
+process.on('SIGTERM', () => process.exit(0));

@@ -32,15 +32,16 @@ export function pageRequest(first: number | null | undefined, after: string | nu
  */
 export function toPage<T>(rows: T[], request: PageRequest, sortKey: (row: T) => CursorKey): Page<T> {
   const hasNextPage = rows.length > request.first;
-  return pageOf(hasNextPage ? rows.slice(0, request.first) : rows, hasNextPage, request, sortKey);
-}
-
-/** A page from rows already cut to size, when the caller knows whether more exist. */
-export function pageOf<T>(items: T[], hasNextPage: boolean, request: PageRequest, sortKey: (row: T) => CursorKey): Page<T> {
+  const items = hasNextPage ? rows.slice(0, request.first) : rows;
   const last = items[items.length - 1];
   return {
     items,
     hasNextPage,
     endCursor: hasNextPage && last ? encodeCursor(sortKey(last), request.filters) : null,
   };
+}
+
+/** The same page with its items transformed (the cursor stays that of the rows). */
+export function mapPage<T, U>(page: Page<T>, map: (item: T) => U): Page<U> {
+  return { ...page, items: page.items.map(map) };
 }

@@ -3,7 +3,9 @@ import { projectRoot } from '../../platform/project-root.js';
 
 /** Starts a built entry point as its own process (its own event loop, as in production). */
 export async function startProcess(script: string, args: string[], env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_NODE_ARGS passes flags to the measured processes (e.g. --cpu-prof for a profile).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const started = Date.now();
   while (Date.now() - started < 120_000) {
     try {

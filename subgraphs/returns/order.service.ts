@@ -3,7 +3,7 @@ import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { OrderInput } from './order.validation.js';
-import { LINE_COLUMNS, ORDER_COLUMNS } from './returns.sql.js';
+import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
 import { orderView, type OrderLineRow, type OrderRow, type OrderView } from './return.view.js';
 import { RELEASED_STATUSES } from './return.status.js';
 
@@ -13,13 +13,9 @@ export class OrderService {
 
   async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<OrderView[]> {
     if (ids.length === 0) return [];
-    const [orders, lines] = await Promise.all([
-      sql<OrderRow>(em, `select ${ORDER_COLUMNS} from "order" o where o.id = any($1)`, [ids]),
-      sql<OrderLineRow>(em, `select ${LINE_COLUMNS} from order_line_item l where l.order_id = any($1) and l.removed_at is null order by l.order_id, l.position`, [ids]),
-    ]);
-    const byOrder = new Map<string, OrderLineRow[]>();
-    for (const line of lines) byOrder.set(line.orderId, [...(byOrder.get(line.orderId) ?? []), line]);
-    return orders.map((o) => orderView(o, byOrder.get(o.id) ?? []));
+    // One round trip: each order with its lines aggregated.
+    const orders = await sql<OrderRow & { lines: OrderLineRow[] }>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
+    return orders.map(({ lines, ...order }) => orderView(order, lines));
   }
 
   /**

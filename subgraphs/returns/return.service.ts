@@ -5,11 +5,11 @@ import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { Decimal } from '../../platform/money.js';
 import { publishInTransaction } from '../../platform/outbox.js';
-import { pageOf, type Page, type PageRequest } from '../../platform/pagination.js';
+import { mapPage, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { Violations } from '../../platform/validation.js';
 import type { OrderService } from './order.service.js';
-import { ITEM_COLUMNS, LINE_COLUMNS, RETURN_COLUMNS, RETURN_SORT_AT } from './returns.sql.js';
+import { LINE_COLUMNS, RETURN_COLUMNS, RETURN_PARTS, RETURN_SORT_AT } from './returns.sql.js';
 import {
   assertTransition,
   canTransition,
@@ -49,10 +49,10 @@ const IDEMPOTENCY_TTL = "interval '24 hours'";
 const ABANDONED_CLAIM = "interval '2 minutes'";
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/i;
 
-type ReturnRowWithSort = ReturnRow & { sortAt: string };
+type ReturnRowWithParts = ReturnRow & { sortAt: string; items: ReturnItemRow[]; comments: (Omit<CommentRow, 'createdAt'> & { createdAt: string })[] };
 
-function sortKey(row: ReturnView & { sortAt?: string }): [string, string] {
-  return [row.sortAt ?? row.updatedAt.toISOString(), row.id];
+function assemble({ items, comments, ...row }: ReturnRowWithParts): ReturnView {
+  return returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
 }
 
 /** Canonical JSON (keys sorted) so the same body hashes the same whatever its key order. */
@@ -81,39 +81,11 @@ export class ReturnService {
 
   // ---- reads -------------------------------------------------------------
 
-  /** Full views of the given returns: three queries, run together, whatever their number. */
+  /** Full views of the given returns, items and comments included: one query whatever their number. */
   async views(ids: readonly string[], em: EntityManager = this.em()): Promise<ReturnView[]> {
     if (ids.length === 0) return [];
-    const [rows, parts] = await Promise.all([
-      sql<ReturnRowWithSort>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]),
-      this.parts(em, ids),
-    ]);
-    return this.assemble(rows, parts);
-  }
-
-  /** Items and comments of the given returns. */
-  private async parts(em: EntityManager, ids: readonly string[]) {
-    const [items, comments] = await Promise.all([
-      sql<ReturnItemRow>(
-        em,
-        `select ${ITEM_COLUMNS} from return_item i join order_line_item l on l.id = i.order_line_item_id
-          where i.return_id = any($1) and i.status = 'active' order by i.return_id, i.position`,
-        [ids],
-      ),
-      sql<CommentRow>(em, `select id, return_id as "returnId", message, created_at as "createdAt" from return_comment where return_id = any($1) order by created_at, id`, [ids]),
-    ]);
-    return { items, comments };
-  }
-
-  private assemble(rows: ReturnRowWithSort[], { items, comments }: { items: ReturnItemRow[]; comments: CommentRow[] }): (ReturnView & { sortAt: string })[] {
-    const group = <T extends { returnId: string }>(list: T[]) => {
-      const map = new Map<string, T[]>();
-      for (const x of list) map.set(x.returnId, [...(map.get(x.returnId) ?? []), x]);
-      return map;
-    };
-    const itemsBy = group(items);
-    const commentsBy = group(comments);
-    return rows.map((row) => ({ ...returnView(row, itemsBy.get(row.id) ?? [], commentsBy.get(row.id) ?? []), sortAt: row.sortAt }));
+    const rows = await sql<ReturnRowWithParts>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT}, ${RETURN_PARTS} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]);
+    return rows.map(assemble);
   }
 
   async comments(returnId: string): Promise<CommentRow[]> {
@@ -156,16 +128,13 @@ export class ReturnService {
       clauses.push(`(r.updated_at, r.id) < ($${values.length - 1}::timestamptz, $${values.length})`);
     }
     values.push(page.first + 1);
-    const em = this.em();
-    const rows = await sql<ReturnRowWithSort>(
-      em,
-      `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT} from return r join "order" o on o.id = r.order_id
+    const rows = await sql<ReturnRowWithParts>(
+      this.em(),
+      `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT}, ${RETURN_PARTS} from return r join "order" o on o.id = r.order_id
         where ${clauses.join(' and ')} order by r.updated_at desc, r.id desc limit $${values.length}`,
       values,
     );
-    const kept = rows.slice(0, page.first);
-    const views = kept.length ? this.assemble(kept, await this.parts(em, kept.map((r) => r.id))) : [];
-    return pageOf(views, rows.length > page.first, page, sortKey);
+    return mapPage(toPage(rows, page, (row) => [row.sortAt, row.id]), assemble);
   }
 
   // ---- create ------------------------------------------------------------

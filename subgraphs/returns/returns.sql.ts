@@ -21,3 +21,25 @@ export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,
   i.refund_amount::text as "refundAmount", i.product_value::text as "productValue", i.status, l.product_id as "productId",
   l.variant_id as "variantId", l.sku, l.title, l.variant_title as "variantTitle"`;
+
+/**
+ * A return's active items and its comments as JSON arrays, so one query loads
+ * whole returns (numerics as text: JSON numbers would lose exactness).
+ */
+export const RETURN_PARTS = `
+  coalesce((select json_agg(json_build_object(
+      'id', i.id, 'returnId', i.return_id, 'orderLineItemId', i.order_line_item_id, 'lineExternalId', l.external_id,
+      'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
+      'compensation', i.compensation, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
+      'productId', l.product_id, 'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title) order by i.position)
+    from return_item i join order_line_item l on l.id = i.order_line_item_id where i.return_id = r.id and i.status = 'active'), '[]') as items,
+  coalesce((select json_agg(json_build_object('id', c.id, 'returnId', c.return_id, 'message', c.message, 'createdAt', c.created_at) order by c.created_at, c.id)
+    from return_comment c where c.return_id = r.id), '[]') as comments`;
+
+/** An order's visible lines as a JSON array (numerics as text). */
+export const ORDER_LINES = `
+  coalesce((select json_agg(json_build_object(
+      'id', l.id, 'orderId', l.order_id, 'externalId', l.external_id, 'position', l.position, 'productId', l.product_id,
+      'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title, 'quantity', l.quantity,
+      'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text) order by l.position)
+    from order_line_item l where l.order_id = o.id and l.removed_at is null), '[]') as lines`;
