@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { RouteTable } from '../routing.js';
+import { registerEventRoutes } from './events.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
 import type { V2Deps } from './route.js';
 
@@ -22,6 +23,7 @@ export function v2Router(deps: V2Deps): { router: Router; routes: RouteTable } {
     res.status(204).end();
   });
   registerReturnRoutes(routes, deps);
+  registerEventRoutes(routes, deps);
   routes.router.use(routes.fallback());
   return { router: routes.router, routes };
 }

@@ -1,0 +1,271 @@
+import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
+import { newId } from '../../platform/ids.js';
+import { publishInTransaction } from '../../platform/outbox.js';
+import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import type { PgBoss } from '../../platform/queue.js';
+import { CUSTOMER_COLUMNS, type CustomerRow } from './customer.service.js';
+import { applyDataRules, customFieldDates, type PropertyType } from './custom-event.rules.js';
+import type { CustomEventJob } from './custom-event.ingestion.js';
+import type { EventCustomer, JsonValue } from './custom-event.validation.js';
+
+export interface CustomEventRow {
+  id: string;
+  storeId: string;
+  customerId: string;
+  eventName: string;
+  eventTimestamp: Date;
+  value: number | null;
+  valueCurrency: string | null;
+  uniqueId: string | null;
+  data: Record<string, JsonValue>;
+  extra: JsonValue | null;
+  createdAt: Date;
+}
+
+export interface EventPropertyRow {
+  eventName: string;
+  key: string;
+  type: PropertyType;
+  firstSeenAt: Date;
+}
+
+export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
+
+const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
+  value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
+
+const SORT_AT = `to_char(event_timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
+
+/** Job data that cannot be processed whatever the retries (it did not come from the ingestion path). */
+export class UnprocessableJobError extends Error {}
+
+function assertJob(job: unknown): asserts job is CustomEventJob {
+  const j = job as Partial<CustomEventJob> | null;
+  if (!j || typeof j.eventId !== 'string' || typeof j.storeId !== 'string' || typeof j.receivedAt !== 'string' || typeof j.event?.eventName !== 'string' || typeof j.event.customer !== 'object') {
+    throw new UnprocessableJobError('job data is not a custom event job');
+  }
+}
+
+/** The REST/webhook shape of a stored event. */
+export function eventPayload(row: CustomEventRow) {
+  return {
+    id: row.id,
+    eventName: row.eventName,
+    eventTimestamp: row.eventTimestamp.toISOString(),
+    value: row.value,
+    valueCurrency: row.valueCurrency,
+    uniqueId: row.uniqueId,
+    data: row.data,
+    extra: row.extra,
+    customerId: row.customerId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function customerPayload(row: CustomerRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    phoneNumber: row.phoneNumber,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    location: row.location,
+    customFields: row.customFields,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Processing of accepted events (a pg-boss job), and the reads of stored
+ * events. Every step of one event runs in the caller's transaction, so an
+ * event is either fully applied (customer, event row, catalogue, outbox event)
+ * or not at all; the event id chosen at ingestion makes a retry of an
+ * already-committed job a no-op.
+ */
+export class CustomEventService {
+  /** Catalogue entries known to be stored, so the hot path skips the upsert. */
+  private readonly knownProperties = new Set<string>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly boss: PgBoss,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  /** Runs `work` in one transaction; catalogue entries it wrote become "known" only once committed. */
+  async inTransaction<T>(work: (em: EntityManager, learned: string[]) => Promise<T>): Promise<T> {
+    const learned: string[] = [];
+    const result = await this.em().transactional((em) => work(em, learned));
+    for (const key of learned) this.knownProperties.add(key);
+    return result;
+  }
+
+  /** Applies one job's event; must run inside `inTransaction`. */
+  async process(em: EntityManager, job: unknown, learned: string[]): Promise<ProcessOutcome> {
+    assertJob(job);
+    const { eventId, storeId, event } = job;
+    if ((await sql(em, 'select 1 from custom_event where id = $1', [eventId])).length) return 'already-processed';
+    if (event.uniqueId !== undefined) {
+      // The primary key decides: a concurrent transaction with the same key waits for this one and then finds it taken.
+      const claimed = await sql(em, 'insert into custom_event_unique_id (store_id, unique_id, event_id) values ($1, $2, $3) on conflict do nothing returning event_id', [
+        storeId,
+        event.uniqueId,
+        eventId,
+      ]);
+      if (!claimed.length) return 'duplicate';
+    }
+    const customer = await this.resolveCustomer(em, storeId, event.customer);
+    const stored = applyDataRules(event.data);
+    const [row] = await sql<CustomEventRow>(
+      em,
+      `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       returning ${EVENT_COLUMNS}`,
+      [
+        eventId,
+        storeId,
+        customer.id,
+        event.eventName,
+        event.eventTimestamp ?? job.receivedAt,
+        event.value ?? null,
+        event.valueCurrency ?? null,
+        event.uniqueId ?? null,
+        JSON.stringify(stored.data),
+        JSON.stringify(stored.dataDates),
+        stored.extra === undefined ? null : JSON.stringify(stored.extra),
+        job.receivedAt,
+      ],
+    );
+    const fresh = stored.properties.filter((p) => !this.knownProperties.has(`${storeId}\u0000${event.eventName}\u0000${p.key}\u0000${p.type}`));
+    if (fresh.length) {
+      await sql(em, 'insert into event_property (store_id, event_name, key, type) select $1, $2, k, t from unnest($3::text[], $4::text[]) as p(k, t) on conflict do nothing', [
+        storeId,
+        event.eventName,
+        fresh.map((p) => p.key),
+        fresh.map((p) => p.type),
+      ]);
+      learned.push(...fresh.map((p) => `${storeId}\u0000${event.eventName}\u0000${p.key}\u0000${p.type}`));
+    }
+    await publishInTransaction(this.boss, em, {
+      type: 'custom_event.created',
+      storeId,
+      subjectType: 'custom_event',
+      subjectId: eventId,
+      data: { event: eventPayload(row!), customer: customerPayload(customer) },
+    });
+    return 'stored';
+  }
+
+  /**
+   * Identity resolution: id, then email (case-insensitive), then phone; an
+   * unknown id falls back to the others; no match creates the customer.
+   * Fields are patched (omitted ones kept) and missing identifiers are added
+   * when no other customer owns them. Creation races with another transaction
+   * are settled by the unique indexes: the loser re-resolves and patches.
+   */
+  private async resolveCustomer(em: EntityManager, storeId: string, given: EventCustomer): Promise<CustomerRow> {
+    const fields = given.customFields ?? {};
+    const patch = [
+      given.firstName ?? null,
+      given.lastName ?? null,
+      given.location ? JSON.stringify(given.location) : null,
+      given.customFields ? JSON.stringify(fields) : null,
+      Object.keys(fields),
+      JSON.stringify(customFieldDates(fields)),
+    ];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const candidates = await sql<CustomerRow>(
+        em,
+        `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and (id = $2 or lower(email) = lower($3) or phone_number = $4)`,
+        [storeId, given.id ?? null, given.email ?? null, given.phoneNumber ?? null],
+      );
+      const byId = given.id ? candidates.find((c) => c.id === given.id) : undefined;
+      const byEmail = given.email ? candidates.find((c) => c.email?.toLowerCase() === given.email!.toLowerCase()) : undefined;
+      const byPhone = given.phoneNumber ? candidates.find((c) => c.phoneNumber === given.phoneNumber) : undefined;
+      const matched = byId ?? byEmail ?? byPhone;
+      if (matched) {
+        // An identifier is added only when the customer has none and nobody else holds it.
+        const email = given.email && !matched.email && !byEmail ? given.email : null;
+        const phone = given.phoneNumber && !matched.phoneNumber && !byPhone ? given.phoneNumber : null;
+        const [row] = await sql<CustomerRow>(
+          em,
+          `update customer set
+             first_name = coalesce($2, first_name),
+             last_name = coalesce($3, last_name),
+             location = case when $4::jsonb is null then location else coalesce(location, '{}') || $4::jsonb end,
+             custom_fields = case when $5::jsonb is null then custom_fields else coalesce(custom_fields, '{}') || $5::jsonb end,
+             custom_field_dates = case when $5::jsonb is null then custom_field_dates else (coalesce(custom_field_dates, '{}') - $6::text[]) || $7::jsonb end,
+             email = coalesce(email, $8),
+             phone_number = coalesce(phone_number, $9),
+             updated_at = now()
+           where id = $1
+           returning ${CUSTOMER_COLUMNS}`,
+          [matched.id, ...patch, email, phone],
+        );
+        return row!;
+      }
+      const [created] = await sql<CustomerRow>(
+        em,
+        `insert into customer (id, store_id, first_name, last_name, location, custom_fields, custom_field_dates, email, phone_number)
+         values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, case when $6::jsonb is null then null else $7::jsonb end, $8, $9)
+         on conflict do nothing
+         returning ${CUSTOMER_COLUMNS}`,
+        [newId('customer'), storeId, ...patch.slice(0, 4), patch[5], given.email ?? null, given.phoneNumber ?? null],
+      );
+      if (created) return created;
+      // Another transaction created a customer with this email or phone meanwhile: resolve again.
+    }
+    throw new Error('customer resolution did not settle');
+  }
+
+  async findByIds(ids: readonly string[]): Promise<CustomEventRow[]> {
+    return sql<CustomEventRow>(this.em(), `select ${EVENT_COLUMNS} from custom_event where id = any($1)`, [ids]);
+  }
+
+  /** A customer's events, newest first, optionally of one name. */
+  async listForCustomer(customerId: string, eventName: string | undefined, page: PageRequest): Promise<Page<CustomEventRow>> {
+    return this.listWhere('customer_id = $1', [customerId], { eventName }, page);
+  }
+
+  /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */
+  async listForStore(storeId: string, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+    return this.listWhere('store_id = $1', [storeId], filters, page);
+  }
+
+  private async listWhere(where: string, params: unknown[], filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+    const all: unknown[] = [...params];
+    const clauses = [where];
+    const add = (clause: (n: number) => string, value: unknown) => {
+      all.push(value);
+      clauses.push(clause(all.length));
+    };
+    if (filters.eventName !== undefined) add((n) => `event_name = $${n}`, filters.eventName);
+    if (filters.since) add((n) => `event_timestamp >= $${n}`, filters.since);
+    if (filters.until) add((n) => `event_timestamp < $${n}`, filters.until);
+    if (page.after) {
+      all.push(page.after[0], page.after[1]);
+      clauses.push(`(event_timestamp, id) < ($${all.length - 1}::timestamptz, $${all.length})`);
+    }
+    all.push(page.first + 1);
+    const rows = await sql<CustomEventRow & { sortAt: string }>(
+      this.em(),
+      `select ${EVENT_COLUMNS}, ${SORT_AT} from custom_event where ${clauses.join(' and ')} order by event_timestamp desc, id desc limit $${all.length}`,
+      all,
+    );
+    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+  }
+
+  /** The property catalogue: every (event name, key, type) seen in the store. */
+  async properties(storeId: string, eventName: string | undefined): Promise<EventPropertyRow[]> {
+    return sql<EventPropertyRow>(
+      this.em(),
+      `select event_name as "eventName", key, type, first_seen_at as "firstSeenAt" from event_property
+        where store_id = $1 and ($2::text is null or event_name = $2) order by event_name, key, type`,
+      [storeId, eventName ?? null],
+    );
+  }
+}
