@@ -29,9 +29,7 @@ describe('custom event jobs: crash recovery and dead letters', () => {
     const jobs = await boss.fetch(CUSTOM_EVENTS_QUEUE, { batchSize: 10 });
     expect(jobs).toHaveLength(10);
     const service = new CustomEventService(deps.events!.orm, boss);
-    await service.inTransaction(async (em, learned) => {
-      for (const job of jobs.slice(0, 5)) await service.process(em, job.data, learned);
-    });
+    await service.inTransaction((em, learned) => service.processBatch(em, jobs.slice(0, 5).map((j) => j.data), learned));
     expect(await storedEvents(app.databaseUrl, account.storeId)).toHaveLength(5);
     await app.stop();
 

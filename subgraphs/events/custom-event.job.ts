@@ -36,9 +36,7 @@ interface BatchJob {
  */
 export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger): Promise<JobResult[]> {
   try {
-    await service.inTransaction(async (em, learned) => {
-      for (const job of jobs) await service.process(em, job.data, learned);
-    });
+    await service.inTransaction((em, learned) => service.processBatch(em, jobs.map((job) => job.data), learned));
     return jobs.map((job) => ({ id: job.id, status: 'completed' }));
   } catch (err) {
     if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'custom event batch failed; processing its jobs one by one');
@@ -46,7 +44,7 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
   const results: JobResult[] = [];
   for (const job of jobs) {
     try {
-      await service.inTransaction((em, learned) => service.process(em, job.data, learned));
+      await service.inTransaction((em, learned) => service.processBatch(em, [job.data], learned));
       results.push({ id: job.id, status: 'completed' });
     } catch (err) {
       logger.error({ err, jobId: job.id }, 'custom event processing failed');

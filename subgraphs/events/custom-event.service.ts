@@ -1,6 +1,6 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
-import { publishInTransaction } from '../../platform/outbox.js';
+import { publishManyInTransaction } from '../../platform/outbox.js';
 import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { CUSTOMER_COLUMNS, type CustomerRow } from './customer.service.js';
@@ -104,60 +104,109 @@ export class CustomEventService {
     return result;
   }
 
-  /** Applies one job's event; must run inside `inTransaction`. */
-  async process(em: EntityManager, job: unknown, learned: string[]): Promise<ProcessOutcome> {
-    assertJob(job);
-    const { eventId, storeId, event } = job;
-    if ((await sql(em, 'select 1 from custom_event where id = $1', [eventId])).length) return 'already-processed';
-    if (event.uniqueId !== undefined) {
-      // The primary key decides: a concurrent transaction with the same key waits for this one and then finds it taken.
-      const claimed = await sql(em, 'insert into custom_event_unique_id (store_id, unique_id, event_id) values ($1, $2, $3) on conflict do nothing returning event_id', [
-        storeId,
-        event.uniqueId,
-        eventId,
-      ]);
-      if (!claimed.length) return 'duplicate';
+  /**
+   * Applies a batch of jobs' events, in order, inside the caller's transaction
+   * (`inTransaction`). Set-based where order does not matter: one query finds
+   * events already applied (a retried job), one insert claims the uniqueIds,
+   * one inserts the events, one the catalogue entries, one per subscribed
+   * queue the outbox events. Customers are resolved event by event, since a
+   * later event of the batch may patch what an earlier one created.
+   */
+  async processBatch(em: EntityManager, jobs: unknown[], learned: string[]): Promise<ProcessOutcome[]> {
+    jobs.forEach(assertJob);
+    const batch = jobs as CustomEventJob[];
+    const outcomes = new Map<string, ProcessOutcome>();
+    const applied = await sql<{ id: string }>(em, 'select id from custom_event where id = any($1)', [batch.map((j) => j.eventId)]);
+    for (const { id } of applied) outcomes.set(id, 'already-processed');
+    const pending = batch.filter((j) => !outcomes.has(j.eventId));
+
+    // The primary key decides: a concurrent transaction with the same key waits for this one and then
+    // finds it taken; within the batch, the first job with a key wins.
+    const keyed = pending.filter((j) => j.event.uniqueId !== undefined);
+    if (keyed.length) {
+      const claimed = new Set(
+        (
+          await sql<{ eventId: string }>(
+            em,
+            `insert into custom_event_unique_id (store_id, unique_id, event_id)
+             select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing returning event_id as "eventId"`,
+            [keyed.map((j) => j.storeId), keyed.map((j) => j.event.uniqueId), keyed.map((j) => j.eventId)],
+          )
+        ).map((r) => r.eventId),
+      );
+      for (const j of keyed) if (!claimed.has(j.eventId)) outcomes.set(j.eventId, 'duplicate');
     }
-    const customer = await this.resolveCustomer(em, storeId, event.customer);
-    const stored = applyDataRules(event.data);
-    const [row] = await sql<CustomEventRow>(
+    const toStore = pending.filter((j) => !outcomes.has(j.eventId));
+    if (!toStore.length) return batch.map((j) => outcomes.get(j.eventId)!);
+
+    const customers = new Map<string, CustomerRow>();
+    const rows = [];
+    for (const job of toStore) {
+      const customer = await this.resolveCustomer(em, job.storeId, job.event.customer);
+      customers.set(job.eventId, customer);
+      const stored = applyDataRules(job.event.data);
+      rows.push({ job, stored });
+    }
+    const inserted = await sql<CustomEventRow>(
       em,
       `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       select id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at
+         from jsonb_to_recordset($1::jsonb) as r(id text, store_id text, customer_id text, event_name text, event_timestamp timestamptz, value numeric,
+              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz)
        returning ${EVENT_COLUMNS}`,
       [
-        eventId,
-        storeId,
-        customer.id,
-        event.eventName,
-        event.eventTimestamp ?? job.receivedAt,
-        event.value ?? null,
-        event.valueCurrency ?? null,
-        event.uniqueId ?? null,
-        JSON.stringify(stored.data),
-        JSON.stringify(stored.dataDates),
-        stored.extra === undefined ? null : JSON.stringify(stored.extra),
-        job.receivedAt,
+        JSON.stringify(
+          rows.map(({ job, stored }) => ({
+            id: job.eventId,
+            store_id: job.storeId,
+            customer_id: customers.get(job.eventId)!.id,
+            event_name: job.event.eventName,
+            event_timestamp: job.event.eventTimestamp ?? job.receivedAt,
+            value: job.event.value ?? null,
+            value_currency: job.event.valueCurrency ?? null,
+            unique_id: job.event.uniqueId ?? null,
+            data: stored.data,
+            data_dates: stored.dataDates,
+            extra: stored.extra ?? null,
+            received_at: job.receivedAt,
+          })),
+        ),
       ],
     );
-    const fresh = stored.properties.filter((p) => !this.knownProperties.has(`${storeId}\u0000${event.eventName}\u0000${p.key}\u0000${p.type}`));
-    if (fresh.length) {
-      await sql(em, 'insert into event_property (store_id, event_name, key, type) select $1, $2, k, t from unnest($3::text[], $4::text[]) as p(k, t) on conflict do nothing', [
-        storeId,
-        event.eventName,
-        fresh.map((p) => p.key),
-        fresh.map((p) => p.type),
-      ]);
-      learned.push(...fresh.map((p) => `${storeId}\u0000${event.eventName}\u0000${p.key}\u0000${p.type}`));
+
+    // Catalogue entries not known yet, sorted so concurrent batches take their locks in one order.
+    const fresh = new Map<string, [string, string, string, string]>();
+    for (const { job, stored } of rows) {
+      for (const p of stored.properties) {
+        const key = `${job.storeId}\u0000${job.event.eventName}\u0000${p.key}\u0000${p.type}`;
+        if (!this.knownProperties.has(key)) fresh.set(key, [job.storeId, job.event.eventName, p.key, p.type]);
+      }
     }
-    await publishInTransaction(this.boss, em, {
-      type: 'custom_event.created',
-      storeId,
-      subjectType: 'custom_event',
-      subjectId: eventId,
-      data: { event: eventPayload(row!), customer: customerPayload(customer) },
-    });
-    return 'stored';
+    if (fresh.size) {
+      const entries = [...fresh.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e);
+      await sql(
+        em,
+        `insert into event_property (store_id, event_name, key, type)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) on conflict do nothing`,
+        [0, 1, 2, 3].map((i) => entries.map((e) => e[i])),
+      );
+      learned.push(...fresh.keys());
+    }
+
+    const byId = new Map(inserted.map((r) => [r.id, r]));
+    await publishManyInTransaction(
+      this.boss,
+      em,
+      'custom_event.created',
+      toStore.map((job) => ({
+        storeId: job.storeId,
+        subjectType: 'custom_event',
+        subjectId: job.eventId,
+        data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
+      })),
+    );
+    for (const job of toStore) outcomes.set(job.eventId, 'stored');
+    return batch.map((j) => outcomes.get(j.eventId)!);
   }
 
   /**
