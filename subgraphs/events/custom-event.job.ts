@@ -56,7 +56,10 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
 }
 
 export async function startCustomEventWorkers(boss: PgBoss, service: CustomEventService, logger: Logger): Promise<void> {
-  await boss.work(CUSTOM_EVENTS_QUEUE, { batchSize: 100, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5 }, (jobs) =>
-    processCustomEventBatch(service, jobs, logger),
+  // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
+  await boss.work(
+    CUSTOM_EVENTS_QUEUE,
+    { batchSize: 100, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    (jobs) => processCustomEventBatch(service, jobs, logger),
   );
 }

@@ -1,12 +1,12 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { newId } from '../../platform/ids.js';
 import { publishManyInTransaction } from '../../platform/outbox.js';
 import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { CUSTOMER_COLUMNS, type CustomerRow } from './customer.service.js';
-import { applyDataRules, customFieldDates, type PropertyType } from './custom-event.rules.js';
+import { CustomerRaceError, resolveCustomers } from './customer.resolution.js';
+import type { CustomerRow } from './customer.service.js';
+import { applyDataRules, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventJob } from './custom-event.ingestion.js';
-import type { EventCustomer, JsonValue } from './custom-event.validation.js';
+import type { JsonValue } from './custom-event.validation.js';
 
 export interface CustomEventRow {
   id: string;
@@ -140,13 +140,9 @@ export class CustomEventService {
     if (!toStore.length) return batch.map((j) => outcomes.get(j.eventId)!);
 
     const customers = new Map<string, CustomerRow>();
-    const rows = [];
-    for (const job of toStore) {
-      const customer = await this.resolveCustomer(em, job.storeId, job.event.customer);
-      customers.set(job.eventId, customer);
-      const stored = applyDataRules(job.event.data);
-      rows.push({ job, stored });
-    }
+    const resolved = await this.resolveCustomers(em, toStore);
+    toStore.forEach((job, i) => customers.set(job.eventId, resolved[i]!));
+    const rows = toStore.map((job) => ({ job, stored: applyDataRules(job.event.data) }));
     const inserted = await sql<CustomEventRow>(
       em,
       `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
@@ -209,66 +205,15 @@ export class CustomEventService {
     return batch.map((j) => outcomes.get(j.eventId)!);
   }
 
-  /**
-   * Identity resolution: id, then email (case-insensitive), then phone; an
-   * unknown id falls back to the others; no match creates the customer.
-   * Fields are patched (omitted ones kept) and missing identifiers are added
-   * when no other customer owns them. Creation races with another transaction
-   * are settled by the unique indexes: the loser re-resolves and patches.
-   */
-  private async resolveCustomer(em: EntityManager, storeId: string, given: EventCustomer): Promise<CustomerRow> {
-    const fields = given.customFields ?? {};
-    const patch = [
-      given.firstName ?? null,
-      given.lastName ?? null,
-      given.location ? JSON.stringify(given.location) : null,
-      given.customFields ? JSON.stringify(fields) : null,
-      Object.keys(fields),
-      JSON.stringify(customFieldDates(fields)),
-    ];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const candidates = await sql<CustomerRow>(
-        em,
-        `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and (id = $2 or lower(email) = lower($3) or phone_number = $4)`,
-        [storeId, given.id ?? null, given.email ?? null, given.phoneNumber ?? null],
-      );
-      const byId = given.id ? candidates.find((c) => c.id === given.id) : undefined;
-      const byEmail = given.email ? candidates.find((c) => c.email?.toLowerCase() === given.email!.toLowerCase()) : undefined;
-      const byPhone = given.phoneNumber ? candidates.find((c) => c.phoneNumber === given.phoneNumber) : undefined;
-      const matched = byId ?? byEmail ?? byPhone;
-      if (matched) {
-        // An identifier is added only when the customer has none and nobody else holds it.
-        const email = given.email && !matched.email && !byEmail ? given.email : null;
-        const phone = given.phoneNumber && !matched.phoneNumber && !byPhone ? given.phoneNumber : null;
-        const [row] = await sql<CustomerRow>(
-          em,
-          `update customer set
-             first_name = coalesce($2, first_name),
-             last_name = coalesce($3, last_name),
-             location = case when $4::jsonb is null then location else coalesce(location, '{}') || $4::jsonb end,
-             custom_fields = case when $5::jsonb is null then custom_fields else coalesce(custom_fields, '{}') || $5::jsonb end,
-             custom_field_dates = case when $5::jsonb is null then custom_field_dates else (coalesce(custom_field_dates, '{}') - $6::text[]) || $7::jsonb end,
-             email = coalesce(email, $8),
-             phone_number = coalesce(phone_number, $9),
-             updated_at = now()
-           where id = $1
-           returning ${CUSTOMER_COLUMNS}`,
-          [matched.id, ...patch, email, phone],
-        );
-        return row!;
+  /** Identity resolution for the batch; a creation race with another transaction is resolved again (the loser patches the winner). */
+  private async resolveCustomers(em: EntityManager, jobs: CustomEventJob[]): Promise<CustomerRow[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await resolveCustomers(em, jobs.map((j) => ({ storeId: j.storeId, customer: j.event.customer })), new Date());
+      } catch (err) {
+        if (!(err instanceof CustomerRaceError) || attempt >= 3) throw err;
       }
-      const [created] = await sql<CustomerRow>(
-        em,
-        `insert into customer (id, store_id, first_name, last_name, location, custom_fields, custom_field_dates, email, phone_number)
-         values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, case when $6::jsonb is null then null else $7::jsonb end, $8, $9)
-         on conflict do nothing
-         returning ${CUSTOMER_COLUMNS}`,
-        [newId('customer'), storeId, ...patch.slice(0, 4), patch[5], given.email ?? null, given.phoneNumber ?? null],
-      );
-      if (created) return created;
-      // Another transaction created a customer with this email or phone meanwhile: resolve again.
     }
-    throw new Error('customer resolution did not settle');
   }
 
   async findByIds(ids: readonly string[]): Promise<CustomEventRow[]> {
