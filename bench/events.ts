@@ -18,7 +18,10 @@ import { startService } from '../server/main.js';
  * minimal Express handler inserting the raw body into one table. The load
  * runs in a worker thread so the clients do not share the server's event loop.
  *
- * Knobs: BENCH_SECONDS (10), BENCH_CLIENTS (64), BENCH_STORES (50).
+ * Then segment evaluation on a store seeded with BENCH_SEGMENT_EVENTS events
+ * (1,000,000; 0 skips it) over 20,000 customers, through GraphQL.
+ *
+ * Knobs: BENCH_SECONDS (10), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS.
  */
 
 interface Target {
@@ -37,6 +40,8 @@ interface LoadResult {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 const STORES = Number(process.env.BENCH_STORES ?? 50);
+const SEGMENT_EVENTS = Number(process.env.BENCH_SEGMENT_EVENTS ?? 1_000_000);
+const SEGMENT_CUSTOMERS = 20_000;
 
 function eventBody(i: number): string {
   return JSON.stringify({
@@ -176,10 +181,65 @@ async function main(): Promise<void> {
       `processing                         ${progress.events} events stored; ${atEndOfLoad.events} during the load (backlog ${atEndOfLoad.backlog}); drained ${drainedAfter.toFixed(1)} s after the start = ${processingRate.toFixed(0)} events/s`,
     );
     console.log(`\nratio accepted/s vs baseline: ${(ours.rate / base.rate).toFixed(2)}   (targets: >= 2000/s, p99 < 50 ms, processing >= 1000/s, ratio >= 1)`);
+    if (SEGMENT_EVENTS > 0) await segments(config.databaseUrl!, `http://127.0.0.1:${service.port}`, stores[0]!);
     await service.stop();
   } finally {
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Seeds one store with SEGMENT_EVENTS events and times segment queries through GraphQL. */
+async function segments(databaseUrl: string, url: string, store: Target['stores'][number]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const seedStarted = performance.now();
+  await client.query(
+    `insert into events.customer (id, store_id, email, first_name, custom_fields, custom_field_dates, created_at, updated_at)
+     select 'cus_seed' || lpad(i::text, 8, '0'), $1, 'seed' || i || '@example.com', 'Seed',
+            jsonb_build_object('tier', case when i % 10 = 0 then 'gold' else 'silver' end, 'points', i % 500), '{}', now() - i * interval '1 minute', now()
+       from generate_series(1, $2::int) i`,
+    [store.storeId, SEGMENT_CUSTOMERS],
+  );
+  await client.query(
+    `insert into events.custom_event (id, store_id, customer_id, event_name, event_timestamp, value, data, data_dates, received_at)
+     select 'evt_seed' || lpad(i::text, 9, '0'), $1, 'cus_seed' || lpad((1 + (i * 7919) % $3::int)::text, 8, '0'),
+            (array['Placed Order', 'Viewed Product', 'Added to Cart', 'Started Checkout', 'Opened Email'])[1 + i % 5],
+            now() - (i % 365) * interval '1 day' - (i % 86400) * interval '1 second', i % 200,
+            jsonb_strip_nulls(jsonb_build_object('total', (i % 200) + 0.5, 'sku', 'sku-' || (i % 1000), 'coupon', case when i % 7 = 0 then 'SUMMER' end,
+                                                 'shippedAt', to_char(now() - (i % 300) * interval '1 day', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))),
+            jsonb_build_object('shippedAt', extract(epoch from date_trunc('second', now() - (i % 300) * interval '1 day'))),
+            now()
+       from generate_series(1, $2::int) i`,
+    [store.storeId, SEGMENT_EVENTS, SEGMENT_CUSTOMERS],
+  );
+  await client.query('analyze events.custom_event; analyze events.customer');
+  await client.end();
+  console.log(`\nsegments: seeded ${SEGMENT_EVENTS} events over ${SEGMENT_CUSTOMERS} customers in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+  const definitions: [string, unknown][] = [
+    ['Placed Order >= 3 times in 90 days with total > 150', { all: [{ event: { eventName: 'Placed Order', minCount: 3, withinLastDays: 90, where: [{ key: 'total', operator: 'GREATER_THAN', value: 150 }] } }] }],
+    ['Placed Order with coupon EQUALS SUMMER (GIN)', { all: [{ event: { eventName: 'Placed Order', where: [{ key: 'coupon', operator: 'EQUALS', value: 'SUMMER' }] } }] }],
+    ['shippedAt AFTER a date, at most 2 times', { all: [{ event: { eventName: 'Started Checkout', minCount: 0, maxCount: 2, where: [{ key: 'shippedAt', operator: 'AFTER', value: new Date(Date.now() - 30 * 86_400_000).toISOString() }] } }] }],
+    ['tier gold OR opened an email in 7 days', { any: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'gold' } }, { event: { eventName: 'Opened Email', withinLastDays: 7 } }] }],
+  ];
+  const query = `query($s: ID!, $d: SegmentDefinitionInput!) { segmentMembers(storeId: $s, definition: $d, first: 20) { totalCount edges { node { id } } } }`;
+  for (const [name, definition] of definitions) {
+    const times: number[] = [];
+    let count = 0;
+    for (let run = 0; run < 3; run++) {
+      const t0 = performance.now();
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${store.secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { s: store.storeId, d: definition } }),
+      });
+      const body = (await res.json()) as { data?: { segmentMembers: { totalCount: number } }; errors?: unknown };
+      if (!body.data) throw new Error(`segment query failed: ${JSON.stringify(body.errors)}`);
+      count = body.data.segmentMembers.totalCount;
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`  ${name.padEnd(56)} ${String(count).padStart(6)} members   page + count in ${times[1]!.toFixed(0)} ms (median of 3)`);
   }
 }
 
