@@ -181,8 +181,11 @@ async function main(): Promise<void> {
       `processing                         ${progress.events} events stored; ${atEndOfLoad.events} during the load (backlog ${atEndOfLoad.backlog}); drained ${drainedAfter.toFixed(1)} s after the start = ${processingRate.toFixed(0)} events/s`,
     );
     console.log(`\nratio accepted/s vs baseline: ${(ours.rate / base.rate).toFixed(2)}   (targets: >= 2000/s, p99 < 50 ms, processing >= 1000/s, ratio >= 1)`);
-    if (SEGMENT_EVENTS > 0) await segments(config.databaseUrl!, `http://127.0.0.1:${service.port}`, stores[0]!);
-    await service.stop();
+    try {
+      if (SEGMENT_EVENTS > 0) await segments(config.databaseUrl!, `http://127.0.0.1:${service.port}`, stores[0]!);
+    } finally {
+      await service.stop();
+    }
   } finally {
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
 /** Seeds one store with SEGMENT_EVENTS events and times segment queries through GraphQL. */
 async function segments(databaseUrl: string, url: string, store: Target['stores'][number]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', (err) => console.error('seeding connection failed', err));
   await client.connect();
   const seedStarted = performance.now();
   await client.query(
@@ -203,7 +207,7 @@ async function segments(databaseUrl: string, url: string, store: Target['stores'
   );
   await client.query(
     `insert into events.custom_event (id, store_id, customer_id, event_name, event_timestamp, value, data, data_dates, received_at)
-     select 'evt_seed' || lpad(i::text, 9, '0'), $1, 'cus_seed' || lpad((1 + (i * 7919) % $3::int)::text, 8, '0'),
+     select 'evt_seed' || lpad(i::text, 9, '0'), $1, 'cus_seed' || lpad((1 + (i::bigint * 7919) % $3::int)::text, 8, '0'),
             (array['Placed Order', 'Viewed Product', 'Added to Cart', 'Started Checkout', 'Opened Email'])[1 + i % 5],
             now() - (i % 365) * interval '1 day' - (i % 86400) * interval '1 second', i % 200,
             jsonb_strip_nulls(jsonb_build_object('total', (i % 200) + 0.5, 'sku', 'sku-' || (i % 1000), 'coupon', case when i % 7 = 0 then 'SUMMER' end,

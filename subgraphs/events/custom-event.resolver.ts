@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import { requireAdmin } from '../../platform/auth.js';
+import { hasScope, requireAdmin, scopeForbidden } from '../../platform/auth.js';
 import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
@@ -105,7 +105,9 @@ export class CustomEventResolver {
 
   @Query(() => CustomEventType, { nullable: true, description: 'One stored event; null when absent or in another account.' })
   async customEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<CustomEventRow | null> {
-    return visible(ctx, await eventLoader(ctx, this.deps.events).load(id));
+    const row = visible(ctx, await eventLoader(ctx, this.deps.events).load(id));
+    if (row && !hasScope(ctx.auth, 'customers_read')) throw scopeForbidden('customers_read');
+    return row;
   }
 
   @Query(() => [EventPropertyType], { description: 'The property catalogue: each (event name, key, type) seen in the store.' })

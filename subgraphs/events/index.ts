@@ -4,11 +4,13 @@ import { EventIngestion } from './custom-event.ingestion.js';
 import { createCustomEventQueues, startCustomEventWorkers } from './custom-event.job.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
+import { CustomEventEntity, EventPropertyEntity } from './custom-event.entity.js';
 import { CustomerEntity } from './customer.entity.js';
 import { CustomerResolver, customerReferences } from './customer.resolver.js';
 import { CustomerService } from './customer.service.js';
 import { Migration20261122000300_customers } from './migrations/Migration20261122000300_customers.js';
 import { Migration20261122000310_custom_events } from './migrations/Migration20261122000310_custom_events.js';
+import { SegmentEntity } from './segment.entity.js';
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
 
@@ -40,7 +42,7 @@ export const eventsSubgraph: SubgraphDefinition = {
   db: {
     name: 'events',
     schema: 'events',
-    entities: [CustomerEntity],
+    entities: [CustomerEntity, CustomEventEntity, EventPropertyEntity, SegmentEntity],
     migrations: [
       { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
