@@ -234,5 +234,15 @@ describe('custom event processing', () => {
     );
     expect(list.data!.customEvents.edges).toHaveLength(1);
     expect(list.data!.customers.totalCount).toBe(1);
+
+    // Customer.returns is resolved by the returns subgraph from the customer's storeId, email and phone (federation).
+    const joined = await app.graphql<{ customer: { id: string; returns: { edges: unknown[] }; events: { edges: { node: { customer: { email: string } } }[] } } }>(
+      'query($s: ID!) { customer(storeId: $s, email: "g@example.com") { id returns(first: 5) { edges { node { id } } } events(first: 1) { edges { node { customer { email } } } } } }',
+      { s: account.storeId },
+      account.apiSecret,
+    );
+    expect(joined.errors).toBeUndefined();
+    expect(joined.data!.customer.returns.edges).toEqual([]);
+    expect(joined.data!.customer.events.edges[0]!.node.customer.email).toBe('g@example.com');
   });
 });

@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '../server/main.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { postEvent, startServiceOn } from './support/events.js';
+import { postEvent, startAnotherProcess } from './support/events.js';
 
 const LIMIT = 5;
 const event = { eventName: 'Tick', customer: { email: 'r@example.com' } };
 
 describe('per-store rate limit of event creation', () => {
   let app: TestApp;
-  let second: RunningService;
+  let second: TestApp;
   beforeAll(async () => {
     app = await startTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
     // A second facade process on the same database: the counters are shared through PostgreSQL.
-    second = await startServiceOn(app.databaseUrl, { EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
+    second = await startAnotherProcess(app, { EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
   });
   afterAll(async () => {
     await second?.stop();
@@ -22,7 +21,7 @@ describe('per-store rate limit of event creation', () => {
 
   /** Sends `n` requests at once, alternating between the two processes. */
   async function burst(storeId: string, secret: string, n: number, path = '', body: unknown = event) {
-    const bases = [app.baseUrl, `http://127.0.0.1:${second.port}`];
+    const bases = [app.baseUrl, second.baseUrl];
     return Promise.all(
       Array.from({ length: n }, (_, i) =>
         fetch(`${bases[i % 2]}/v2.2/stores/${storeId}/events${path}`, {

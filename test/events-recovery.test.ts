@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/logger.js';
-import type { RunningService } from '../server/main.js';
 import { CUSTOM_EVENTS_DEAD_QUEUE, CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { processCustomEventBatch } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, drained, eventually, startServiceOn, storedEvents } from './support/events.js';
+import { accept, drained, eventually, postEvent, startAnotherProcess, storedEvents } from './support/events.js';
 
 describe('custom event jobs: crash recovery and dead letters', () => {
   let app: TestApp;
-  let restarted: RunningService | undefined;
+  let restarted: TestApp | undefined;
   beforeAll(async () => {
     app = await startTestApp();
   });
@@ -35,8 +34,8 @@ describe('custom event jobs: crash recovery and dead letters', () => {
 
     // The claims lapse (as they do a minute after a worker dies) and a new process works the jobs again.
     await query(app.databaseUrl, `update pgboss.job set started_on = now() - interval '1 hour' where name = $1 and state = 'active'`, [CUSTOM_EVENTS_QUEUE]);
-    restarted = await startServiceOn(app.databaseUrl);
-    await restarted.runtime.boss.supervise(CUSTOM_EVENTS_QUEUE);
+    restarted = await startAnotherProcess(app);
+    await restarted.service.runtime.boss.supervise(CUSTOM_EVENTS_QUEUE);
     await drained(app.databaseUrl);
 
     const events = await storedEvents(app.databaseUrl, account.storeId);
@@ -51,26 +50,20 @@ describe('custom event jobs: crash recovery and dead letters', () => {
 
   it('settles each job of a failing batch on its own, dead-letters the one that keeps failing, and lets the admin list and retry it', async () => {
     const service = restarted!;
-    const base = `http://127.0.0.1:${service.port}`;
     const graphql = async <T>(q: string, variables: Record<string, unknown> = {}, token = app.adminToken) => {
-      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: q, variables }) });
-      return (await res.json()) as { data?: T; errors?: { extensions?: { code?: string } }[] };
+      const { data, errors } = await service.graphql<T>(q, variables, token);
+      return { data, errors };
     };
-    const account = await service.runtime.accounts.createAccount({ name: 'Poison', storeName: 'Poison store' });
+    const account = await service.createAccount('Poison');
     // An operator-visible fault: the database refuses one event name until the fault is fixed.
     await query(
       app.databaseUrl,
       `create function events.refuse_poison() returns trigger language plpgsql as $$ begin raise exception 'poisoned event'; end $$;
        create trigger refuse_poison before insert on events.custom_event for each row when (new.event_name = 'Poison') execute function events.refuse_poison();`,
     );
-    const post = (eventName: string) =>
-      fetch(`${base}/v2.2/stores/${account.storeId}/events`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${account.apiSecret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ eventName, customer: { email: 'p@example.com' } }),
-      });
+    const post = (eventName: string) => postEvent(service, account, { eventName, customer: { email: 'p@example.com' } });
     // Shorten the retries of this test's jobs: one retry, no delay.
-    await service.runtime.boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 1, retryDelay: 0, retryBackoff: false });
+    await service.service.runtime.boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 1, retryDelay: 0, retryBackoff: false });
     expect((await post('Fine')).status).toBe(202);
     expect((await post('Poison')).status).toBe(202);
     expect((await post('Also fine')).status).toBe(202);
@@ -99,14 +92,14 @@ describe('custom event jobs: crash recovery and dead letters', () => {
   });
 
   it('dead-letters job data that is not a custom event at once', async () => {
-    const { boss } = restarted!.runtime;
+    const { boss } = restarted!.service.runtime;
     const id = await boss.send(CUSTOM_EVENTS_QUEUE, { not: 'an event' });
     const dead = await eventually(async () => {
       const jobs = await boss.findJobs<{ not?: string }>(CUSTOM_EVENTS_DEAD_QUEUE, { queued: true });
       return jobs.find((j) => j.sourceId === id);
     }, 'the malformed job in the dead-letter queue');
     expect(dead.data).toEqual({ not: 'an event' });
-    const results = await processCustomEventBatch(new CustomEventService(restarted!.runtime.deps.events!.orm, boss), [{ id: 'x', data: { nope: 1 } }], createLogger('silent'));
+    const results = await processCustomEventBatch(new CustomEventService(restarted!.service.runtime.deps.events!.orm, boss), [{ id: 'x', data: { nope: 1 } }], createLogger('silent'));
     expect(results).toEqual([{ id: 'x', status: 'deadletter', output: { message: 'job data is not a custom event job' } }]);
   });
 });

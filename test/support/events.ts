@@ -1,8 +1,5 @@
 import { expect } from 'vitest';
-import { loadConfig } from '../../platform/config.js';
-import { createLogger } from '../../platform/logger.js';
-import { startService, type RunningService } from '../../server/main.js';
-import { TEST_ADMIN_TOKEN, type TestAccount, type TestApp } from './app.js';
+import { startTestApp, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
 
 /** POST /v2.2/stores/{storeId}/events (or /bulk) as the account. */
@@ -55,19 +52,7 @@ export async function accept(app: TestApp, account: TestAccount, body: unknown):
   expect(res.status, await res.clone().text()).toBe(202);
 }
 
-/** Another process of the service (role `all` unless told) on an existing database. */
-export async function startServiceOn(databaseUrl: string, env: Record<string, string> = {}, role: 'all' | 'worker' = 'all'): Promise<RunningService> {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DB_POOL_SIZE: '4',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    DEMO_ACCOUNT: 'false',
-    ...env,
-  });
-  return startService(config, createLogger(config.logLevel), role);
+/** Another process of the service (role `all`) on the database of `app`, as a second facade or worker would run. */
+export function startAnotherProcess(app: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  return startTestApp(env, 'all', { databaseUrl: app.databaseUrl });
 }
