@@ -1,6 +1,6 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { publishManyInTransaction } from '../../platform/outbox.js';
-import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { CustomerRaceError, resolveCustomers } from './customer.resolution.js';
 import type { CustomerRow } from './customer.service.js';
@@ -34,7 +34,6 @@ export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
 const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
   value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
 
-const SORT_AT = `to_char(event_timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
 
 /** Job data that cannot be processed whatever the retries (it did not come from the ingestion path). */
 export class UnprocessableJobError extends Error {}
@@ -247,7 +246,7 @@ export class CustomEventService {
     all.push(page.first + 1);
     const rows = await sql<CustomEventRow & { sortAt: string }>(
       this.em(),
-      `select ${EVENT_COLUMNS}, ${SORT_AT} from custom_event where ${clauses.join(' and ')} order by event_timestamp desc, id desc limit $${all.length}`,
+      `select ${EVENT_COLUMNS}, ${sortAtSql('event_timestamp')} from custom_event where ${clauses.join(' and ')} order by event_timestamp desc, id desc limit $${all.length}`,
       all,
     );
     return toPage(rows, page, (r) => [r.sortAt, r.id]);

@@ -1,6 +1,6 @@
 import { sql, type EntityManager } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
-import { CUSTOMER_COLUMNS, type CustomerRow } from './customer.service.js';
+import { customerColumns, type CustomerRow } from './customer.service.js';
 import { customFieldDates } from './custom-event.rules.js';
 import type { EventCustomer } from './custom-event.validation.js';
 
@@ -15,7 +15,7 @@ interface Profile extends CustomerRow {
   customFieldDates: Record<string, number> | null;
 }
 
-const COLUMNS = `${CUSTOMER_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1c.$2')}, c.custom_field_dates as "customFieldDates"`;
+const COLUMNS = `${customerColumns('c')}, c.custom_field_dates as "customFieldDates"`;
 
 const emailKey = (storeId: string, email: string) => `${storeId}\u0000${email.toLowerCase()}`;
 const phoneKey = (storeId: string, phone: string) => `${storeId}\u0000${phone}`;

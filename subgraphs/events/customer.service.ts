@@ -1,5 +1,5 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 
 export interface CustomerRow {
   id: string;
@@ -14,10 +14,14 @@ export interface CustomerRow {
   updatedAt: Date;
 }
 
-export const CUSTOMER_COLUMNS = `id, store_id as "storeId", email, phone_number as "phoneNumber", first_name as "firstName", last_name as "lastName",
-  location, custom_fields as "customFields", created_at as "createdAt", updated_at as "updatedAt"`;
+/** The select list of a `CustomerRow`, for `customer` under an alias (`c.id, c.store_id as "storeId", ...`) or unaliased. */
+export function customerColumns(alias?: string): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}id, ${a}store_id as "storeId", ${a}email, ${a}phone_number as "phoneNumber", ${a}first_name as "firstName", ${a}last_name as "lastName",
+    ${a}location, ${a}custom_fields as "customFields", ${a}created_at as "createdAt", ${a}updated_at as "updatedAt"`;
+}
 
-const SORT_AT = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
+const CUSTOMER_COLUMNS = customerColumns();
 
 export class CustomerService {
   constructor(private readonly orm: Orm) {}
@@ -50,7 +54,7 @@ export class CustomerService {
     }
     const rows = await sql<CustomerRow & { sortAt: string }>(
       this.em(),
-      `select ${CUSTOMER_COLUMNS}, ${SORT_AT} from customer where store_id = $1 ${keyset} order by created_at desc, id desc limit $2`,
+      `select ${CUSTOMER_COLUMNS}, ${sortAtSql('created_at')} from customer where store_id = $1 ${keyset} order by created_at desc, id desc limit $2`,
       params,
     );
     return toPage(rows, page, (r) => [r.sortAt, r.id]);

@@ -2,8 +2,8 @@ import { filterDigest } from '../../platform/cursor.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { pageRequest, toPage, type Page } from '../../platform/pagination.js';
-import { CUSTOMER_COLUMNS, type CustomerRow } from './customer.service.js';
+import { pageRequest, sortAtSql, toPage, type Page } from '../../platform/pagination.js';
+import { customerColumns, type CustomerRow } from './customer.service.js';
 import { compileSegment, definitionJson, type SegmentDefinition } from './segment.query.js';
 
 export interface SegmentRow {
@@ -14,8 +14,6 @@ export interface SegmentRow {
   createdAt: Date;
 }
 
-const SORT_AT = `to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
-const COLUMNS = CUSTOMER_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1c.$2');
 
 /** Segment evaluation (one SQL query per page, one per count) and saved segments. */
 export class SegmentService {
@@ -38,7 +36,7 @@ export class SegmentService {
     params.push(page.first + 1);
     const rows = await sql<CustomerRow & { sortAt: string }>(
       this.em(),
-      `select ${COLUMNS}, ${SORT_AT} from customer c
+      `select ${customerColumns('c')}, ${sortAtSql('c.created_at')} from customer c
         where c.store_id = $1::text and ${compiled.where} ${keyset}
         order by c.created_at desc, c.id desc limit $${params.length}`,
       params,
