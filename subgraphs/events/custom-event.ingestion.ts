@@ -77,7 +77,19 @@ export class EventIngestion {
     });
   }
 
+  private scheduled = false;
+
+  /** Flushes after the current turn of the event loop, so requests read in the same turn share a batch. */
   private kick(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flushPending();
+    });
+  }
+
+  private flushPending(): void {
     while (this.inFlight < this.maxInFlight && this.pending.length) {
       const batch = this.pending.splice(0, this.maxBatch);
       this.inFlight++;
