@@ -78,7 +78,14 @@ export class AppError extends Error {
 
   /** graphql-js copies an original error's `extensions` onto the GraphQLError it wraps it in. */
   get extensions(): Record<string, unknown> {
-    return { code: GRAPHQL_CODE[this.type], problem: this.slug, status: this.status, ...(this.errors ? { errors: this.errors } : {}) };
+    // `headers` (e.g. Retry-After of a 429) travel with the error so the REST facade can send them.
+    return {
+      code: GRAPHQL_CODE[this.type],
+      problem: this.slug,
+      status: this.status,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.headers ? { headers: this.headers } : {}),
+    };
   }
 }
 

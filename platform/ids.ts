@@ -13,10 +13,26 @@ export function ulid(now = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(16);
+  const bytes = randomChunk();
   let rand = '';
   for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i]! % 32];
   return time + rand;
+}
+
+// Random bytes are drawn 4 KB at a time: one system call per 256 ids instead of one per id
+// (ids are minted on every request and event, and system calls are the expensive part).
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let offset = POOL_SIZE;
+
+function randomChunk(): Buffer {
+  if (offset + 16 > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  const chunk = pool.subarray(offset, offset + 16);
+  offset += 16;
+  return chunk;
 }
 
 /** Public ids carry a prefix naming their kind (`ret_...`, `acc_...`), so a misplaced id is obvious. */

@@ -11,7 +11,10 @@ export function appErrorFromGraphQL(error: GraphQLFormattedError): AppError {
   const status = typeof ext.status === 'number' ? ext.status : undefined;
   const type = status ? TYPE_BY_STATUS.get(status) : undefined;
   if (type && typeof ext.problem === 'string') {
-    return new AppError(type, ext.problem, error.message, { errors: ext.errors as FieldError[] | undefined });
+    return new AppError(type, ext.problem, error.message, {
+      errors: ext.errors as FieldError[] | undefined,
+      headers: ext.headers as Record<string, string> | undefined,
+    });
   }
   if (ext.code === 'BAD_USER_INPUT' || ext.code === 'GRAPHQL_VALIDATION_FAILED') {
     return new AppError('invalid_data', 'validation-failed', error.message);

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { RouteTable } from '../routing.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
+import { registerEventRoutes } from './events.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
 import type { V2Deps } from './route.js';
 
@@ -24,6 +25,7 @@ export function v2Router(deps: V2Deps): { router: Router; routes: RouteTable } {
   });
   registerReturnRoutes(routes, deps);
   registerInventoryRoutes(routes, deps);
+  registerEventRoutes(routes, deps);
   routes.router.use(routes.fallback());
   return { router: routes.router, routes };
 }

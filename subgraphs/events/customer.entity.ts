@@ -13,6 +13,8 @@ export const CustomerEntity = defineEntity({
     lastName: p.string().nullable(),
     location: p.json().nullable(),
     customFields: p.json().nullable(),
+    /** Custom fields that are dates, as epoch seconds (segments compare them as dates). */
+    customFieldDates: p.json().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,14 +1,21 @@
 import DataLoader from 'dataloader';
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
+import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
-import { CustomerType } from './customer.type.js';
+import { pageRequest } from '../../platform/pagination.js';
+import { CustomEventConnection } from './custom-event.type.js';
+import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
+import { CustomerConnection, CustomerType } from './customer.type.js';
 import type { CustomerRow, CustomerService } from './customer.service.js';
+import { selects } from './selection.js';
 
 export interface CustomerResolverDeps {
   customers: CustomerService;
+  events: CustomEventService;
   accounts: AccountsService;
 }
 
@@ -34,6 +41,30 @@ export class CustomerResolver {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
     if (!id && !email && !phoneNumber) throw invalid('validation-failed', 'Give one of id, email or phoneNumber.');
     return this.deps.customers.lookup(storeId, { id, email, phoneNumber });
+  }
+
+  @Query(() => CustomerConnection, { description: "A store's customers, newest first." })
+  async customers(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<CustomerRow>> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
+    const page = await this.deps.customers.list(storeId, pageRequest(first, after, { list: 'customers', storeId }));
+    return toConnection(page, selects(info, 'totalCount') ? await this.deps.customers.count(storeId) : undefined);
+  }
+
+  @FieldResolver(() => CustomEventConnection, { description: "The customer's events, newest first." })
+  async events(
+    @Root() customer: CustomerRow,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Arg('eventName', () => String, { nullable: true }) eventName: string | undefined,
+  ): Promise<Connection<CustomEventRow>> {
+    const request = pageRequest(first, after, { list: 'customer-events', customerId: customer.id, eventName });
+    return toConnection(await this.deps.events.listForCustomer(customer.id, eventName, request));
   }
 }
 

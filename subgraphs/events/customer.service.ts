@@ -1,4 +1,5 @@
-import { sql, type Orm } from '../../platform/db/orm.js';
+import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
+import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 
 export interface CustomerRow {
   id: string;
@@ -13,23 +14,54 @@ export interface CustomerRow {
   updatedAt: Date;
 }
 
-const COLUMNS = `id, store_id as "storeId", email, phone_number as "phoneNumber", first_name as "firstName", last_name as "lastName",
-  location, custom_fields as "customFields", created_at as "createdAt", updated_at as "updatedAt"`;
+/** The select list of a `CustomerRow`, for `customer` under an alias (`c.id, c.store_id as "storeId", ...`) or unaliased. */
+export function customerColumns(alias?: string): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}id, ${a}store_id as "storeId", ${a}email, ${a}phone_number as "phoneNumber", ${a}first_name as "firstName", ${a}last_name as "lastName",
+    ${a}location, ${a}custom_fields as "customFields", ${a}created_at as "createdAt", ${a}updated_at as "updatedAt"`;
+}
+
+const CUSTOMER_COLUMNS = customerColumns();
 
 export class CustomerService {
   constructor(private readonly orm: Orm) {}
 
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
   async findByIds(ids: readonly string[]): Promise<CustomerRow[]> {
-    return sql<CustomerRow>(this.orm.em.fork(), `select ${COLUMNS} from customer where id = any($1)`, [ids]);
+    return sql<CustomerRow>(this.em(), `select ${CUSTOMER_COLUMNS} from customer where id = any($1)`, [ids]);
   }
 
   /** Looks a customer up in one store by id, email (case-insensitive) or phone, whichever is given first. */
   async lookup(storeId: string, by: { id?: string; email?: string; phoneNumber?: string }): Promise<CustomerRow | null> {
-    const em = this.orm.em.fork();
+    const em = this.em();
     let rows: CustomerRow[] = [];
-    if (by.id) rows = await sql<CustomerRow>(em, `select ${COLUMNS} from customer where store_id = $1 and id = $2`, [storeId, by.id]);
-    else if (by.email) rows = await sql<CustomerRow>(em, `select ${COLUMNS} from customer where store_id = $1 and lower(email) = lower($2)`, [storeId, by.email]);
-    else if (by.phoneNumber) rows = await sql<CustomerRow>(em, `select ${COLUMNS} from customer where store_id = $1 and phone_number = $2`, [storeId, by.phoneNumber]);
+    if (by.id) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and id = $2`, [storeId, by.id]);
+    else if (by.email) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and lower(email) = lower($2)`, [storeId, by.email]);
+    else if (by.phoneNumber) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and phone_number = $2`, [storeId, by.phoneNumber]);
     return rows[0] ?? null;
+  }
+
+  /** A store's customers, newest first. */
+  async list(storeId: string, page: PageRequest): Promise<Page<CustomerRow>> {
+    const params: unknown[] = [storeId, page.first + 1];
+    let keyset = '';
+    if (page.after) {
+      params.push(page.after[0], page.after[1]);
+      keyset = 'and (created_at, id) < ($3::timestamptz, $4)';
+    }
+    const rows = await sql<CustomerRow & { sortAt: string }>(
+      this.em(),
+      `select ${CUSTOMER_COLUMNS}, ${sortAtSql('created_at')} from customer where store_id = $1 ${keyset} order by created_at desc, id desc limit $2`,
+      params,
+    );
+    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+  }
+
+  async count(storeId: string): Promise<number> {
+    const [row] = await sql<{ n: number }>(this.em(), 'select count(*)::int as n from customer where store_id = $1', [storeId]);
+    return row!.n;
   }
 }

@@ -1,5 +1,21 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
+import { ConnectionType } from '../../platform/graphql/connection.js';
+
+@ObjectType('CustomerLocation')
+export class CustomerLocationType {
+  @Field(() => String, { nullable: true }) street1?: string;
+  @Field(() => String, { nullable: true }) street2?: string;
+  @Field(() => String, { nullable: true }) city?: string;
+  @Field(() => String, { nullable: true }) state?: string;
+  @Field(() => String, { nullable: true }) stateCode?: string;
+  @Field(() => String, { nullable: true }) postalCode?: string;
+  @Field(() => String, { nullable: true }) country?: string;
+  @Field(() => String, { nullable: true }) countryCode?: string;
+  @Field(() => String, { nullable: true }) ianaTimeZoneName?: string;
+  @Field(() => Float, { nullable: true }) latitude?: number;
+  @Field(() => Float, { nullable: true }) longitude?: number;
+}
 
 @Directive('@key(fields: "id")')
 @ObjectType('Customer')
@@ -22,6 +38,9 @@ export class CustomerType {
   @Field(() => String, { nullable: true })
   lastName!: string | null;
 
+  @Field(() => CustomerLocationType, { nullable: true })
+  location!: Record<string, unknown> | null;
+
   @Field(() => GraphQLJSON, { nullable: true })
   customFields!: Record<string, unknown> | null;
 
@@ -31,3 +50,5 @@ export class CustomerType {
   @Field(() => Date)
   updatedAt!: Date;
 }
+
+export const CustomerConnection = ConnectionType(CustomerType, 'Customer');

@@ -1,25 +1,68 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+import { EventIngestion } from './custom-event.ingestion.js';
+import { createCustomEventQueues, startCustomEventWorkers } from './custom-event.job.js';
+import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
+import { CustomEventService } from './custom-event.service.js';
+import { CustomEventEntity, EventPropertyEntity } from './custom-event.entity.js';
 import { CustomerEntity } from './customer.entity.js';
 import { CustomerResolver, customerReferences } from './customer.resolver.js';
 import { CustomerService } from './customer.service.js';
 import { Migration20261122000300_customers } from './migrations/Migration20261122000300_customers.js';
+import { Migration20261122000310_custom_events } from './migrations/Migration20261122000310_custom_events.js';
+import { SegmentEntity } from './segment.entity.js';
+import { SegmentResolver } from './segment.resolver.js';
+import { SegmentService } from './segment.service.js';
+
+/** One set of services per process (the schema and the workers share them). */
+const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
+
+function createServices(deps: SubgraphDeps) {
+  return {
+    customers: new CustomerService(deps.orm),
+    events: new CustomEventService(deps.orm, deps.boss),
+    segments: new SegmentService(deps.orm),
+    ingestion: new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond }),
+  };
+}
+
+function services(deps: SubgraphDeps) {
+  let s = servicesByDeps.get(deps);
+  if (!s) {
+    s = createServices(deps);
+    servicesByDeps.set(deps, s);
+  }
+  return s;
+}
+
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
   db: {
     name: 'events',
     schema: 'events',
-    entities: [CustomerEntity],
-    migrations: [{ name: 'Migration20261122000300_customers', class: Migration20261122000300_customers }],
+    entities: [CustomerEntity, CustomEventEntity, EventPropertyEntity, SegmentEntity],
+    migrations: [
+      { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
+      { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
+    ],
   },
   async build(deps?: SubgraphDeps) {
-    if (!deps) return buildFederatedSchema({ resolvers: [CustomerResolver] });
-    const customers = new CustomerService(deps.orm);
+    if (!deps) return buildFederatedSchema({ resolvers: [...RESOLVERS] });
+    const { customers, events, segments, ingestion } = services(deps);
     return buildFederatedSchema({
-      resolvers: [CustomerResolver],
-      instances: [new CustomerResolver({ customers, accounts: deps.accounts })],
-      references: customerReferences(customers),
+      resolvers: [...RESOLVERS],
+      instances: [
+        new CustomerResolver({ customers, events, accounts: deps.accounts }),
+        new CustomEventResolver({ events, customers, ingestion, accounts: deps.accounts, boss: deps.boss }),
+        new SegmentResolver({ segments, accounts: deps.accounts }),
+      ],
+      references: { ...customerReferences(customers), ...customEventReferences(events) },
     });
+  },
+  createQueues: createCustomEventQueues,
+  async startWorkers(deps: SubgraphDeps) {
+    await startCustomEventWorkers(deps.boss, services(deps).events, deps.logger);
   },
 };

@@ -32,8 +32,9 @@ export interface TestApp {
  * facade, workers) on a fresh database and a free port, the way `npm start`
  * does, and talks to it over real HTTP.
  */
-export async function startTestApp(env: Record<string, string> = {}, role: Role = 'all'): Promise<TestApp> {
-  const databaseUrl = await createTestDatabase();
+export async function startTestApp(env: Record<string, string> = {}, role: Role = 'all', options: { databaseUrl?: string } = {}): Promise<TestApp> {
+  // An existing database (another process of the same service) or a fresh one.
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -1,0 +1,264 @@
+import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
+import { publishManyInTransaction } from '../../platform/outbox.js';
+import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import type { PgBoss } from '../../platform/queue.js';
+import { CustomerRaceError, resolveCustomers } from './customer.resolution.js';
+import type { CustomerRow } from './customer.service.js';
+import { applyDataRules, type PropertyType } from './custom-event.rules.js';
+import type { CustomEventJob } from './custom-event.ingestion.js';
+import type { JsonValue } from './custom-event.validation.js';
+
+export interface CustomEventRow {
+  id: string;
+  storeId: string;
+  customerId: string;
+  eventName: string;
+  eventTimestamp: Date;
+  value: number | null;
+  valueCurrency: string | null;
+  uniqueId: string | null;
+  data: Record<string, JsonValue>;
+  extra: JsonValue | null;
+  createdAt: Date;
+}
+
+export interface EventPropertyRow {
+  eventName: string;
+  key: string;
+  type: PropertyType;
+  firstSeenAt: Date;
+}
+
+export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
+
+const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
+  value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
+
+
+/** Job data that cannot be processed whatever the retries (it did not come from the ingestion path). */
+export class UnprocessableJobError extends Error {}
+
+function assertJob(job: unknown): asserts job is CustomEventJob {
+  const j = job as Partial<CustomEventJob> | null;
+  if (!j || typeof j.eventId !== 'string' || typeof j.storeId !== 'string' || typeof j.receivedAt !== 'string' || typeof j.event?.eventName !== 'string' || typeof j.event.customer !== 'object') {
+    throw new UnprocessableJobError('job data is not a custom event job');
+  }
+}
+
+/** The REST/webhook shape of a stored event. */
+export function eventPayload(row: CustomEventRow) {
+  return {
+    id: row.id,
+    eventName: row.eventName,
+    eventTimestamp: row.eventTimestamp.toISOString(),
+    value: row.value,
+    valueCurrency: row.valueCurrency,
+    uniqueId: row.uniqueId,
+    data: row.data,
+    extra: row.extra,
+    customerId: row.customerId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function customerPayload(row: CustomerRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    phoneNumber: row.phoneNumber,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    location: row.location,
+    customFields: row.customFields,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Processing of accepted events (a pg-boss job), and the reads of stored
+ * events. Every step of one event runs in the caller's transaction, so an
+ * event is either fully applied (customer, event row, catalogue, outbox event)
+ * or not at all; the event id chosen at ingestion makes a retry of an
+ * already-committed job a no-op.
+ */
+export class CustomEventService {
+  /** Catalogue entries known to be stored, so the hot path skips the upsert. */
+  private readonly knownProperties = new Set<string>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly boss: PgBoss,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  /** Runs `work` in one transaction; catalogue entries it wrote become "known" only once committed. */
+  async inTransaction<T>(work: (em: EntityManager, learned: string[]) => Promise<T>): Promise<T> {
+    const learned: string[] = [];
+    const result = await this.em().transactional((em) => work(em, learned));
+    for (const key of learned) this.knownProperties.add(key);
+    return result;
+  }
+
+  /**
+   * Applies a batch of jobs' events, in order, inside the caller's transaction
+   * (`inTransaction`). Set-based where order does not matter: one query finds
+   * events already applied (a retried job), one insert claims the uniqueIds,
+   * one inserts the events, one the catalogue entries, one per subscribed
+   * queue the outbox events. Customers are resolved event by event, since a
+   * later event of the batch may patch what an earlier one created.
+   */
+  async processBatch(em: EntityManager, jobs: unknown[], learned: string[]): Promise<ProcessOutcome[]> {
+    jobs.forEach(assertJob);
+    const batch = jobs as CustomEventJob[];
+    const outcomes = new Map<string, ProcessOutcome>();
+    const applied = await sql<{ id: string }>(em, 'select id from custom_event where id = any($1)', [batch.map((j) => j.eventId)]);
+    for (const { id } of applied) outcomes.set(id, 'already-processed');
+    const pending = batch.filter((j) => !outcomes.has(j.eventId));
+
+    // The primary key decides: a concurrent transaction with the same key waits for this one and then
+    // finds it taken; within the batch, the first job with a key wins.
+    const keyed = pending.filter((j) => j.event.uniqueId !== undefined);
+    if (keyed.length) {
+      const claimed = new Set(
+        (
+          await sql<{ eventId: string }>(
+            em,
+            `insert into custom_event_unique_id (store_id, unique_id, event_id)
+             select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing returning event_id as "eventId"`,
+            [keyed.map((j) => j.storeId), keyed.map((j) => j.event.uniqueId), keyed.map((j) => j.eventId)],
+          )
+        ).map((r) => r.eventId),
+      );
+      for (const j of keyed) if (!claimed.has(j.eventId)) outcomes.set(j.eventId, 'duplicate');
+    }
+    const toStore = pending.filter((j) => !outcomes.has(j.eventId));
+    if (!toStore.length) return batch.map((j) => outcomes.get(j.eventId)!);
+
+    const customers = new Map<string, CustomerRow>();
+    const resolved = await this.resolveCustomers(em, toStore);
+    toStore.forEach((job, i) => customers.set(job.eventId, resolved[i]!));
+    const rows = toStore.map((job) => ({ job, stored: applyDataRules(job.event.data) }));
+    const inserted = await sql<CustomEventRow>(
+      em,
+      `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
+       select id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at
+         from jsonb_to_recordset($1::jsonb) as r(id text, store_id text, customer_id text, event_name text, event_timestamp timestamptz, value numeric,
+              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz)
+       returning ${EVENT_COLUMNS}`,
+      [
+        JSON.stringify(
+          rows.map(({ job, stored }) => ({
+            id: job.eventId,
+            store_id: job.storeId,
+            customer_id: customers.get(job.eventId)!.id,
+            event_name: job.event.eventName,
+            event_timestamp: job.event.eventTimestamp ?? job.receivedAt,
+            value: job.event.value ?? null,
+            value_currency: job.event.valueCurrency ?? null,
+            unique_id: job.event.uniqueId ?? null,
+            data: stored.data,
+            data_dates: stored.dataDates,
+            extra: stored.extra ?? null,
+            received_at: job.receivedAt,
+          })),
+        ),
+      ],
+    );
+
+    // Catalogue entries not known yet, sorted so concurrent batches take their locks in one order.
+    const fresh = new Map<string, [string, string, string, string]>();
+    for (const { job, stored } of rows) {
+      for (const p of stored.properties) {
+        const key = `${job.storeId}\u0000${job.event.eventName}\u0000${p.key}\u0000${p.type}`;
+        if (!this.knownProperties.has(key)) fresh.set(key, [job.storeId, job.event.eventName, p.key, p.type]);
+      }
+    }
+    if (fresh.size) {
+      const entries = [...fresh.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e);
+      await sql(
+        em,
+        `insert into event_property (store_id, event_name, key, type)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) on conflict do nothing`,
+        [0, 1, 2, 3].map((i) => entries.map((e) => e[i])),
+      );
+      learned.push(...fresh.keys());
+    }
+
+    const byId = new Map(inserted.map((r) => [r.id, r]));
+    await publishManyInTransaction(
+      this.boss,
+      em,
+      'custom_event.created',
+      toStore.map((job) => ({
+        storeId: job.storeId,
+        subjectType: 'custom_event',
+        subjectId: job.eventId,
+        data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
+      })),
+    );
+    for (const job of toStore) outcomes.set(job.eventId, 'stored');
+    return batch.map((j) => outcomes.get(j.eventId)!);
+  }
+
+  /** Identity resolution for the batch; a creation race with another transaction is resolved again (the loser patches the winner). */
+  private async resolveCustomers(em: EntityManager, jobs: CustomEventJob[]): Promise<CustomerRow[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await resolveCustomers(em, jobs.map((j) => ({ storeId: j.storeId, customer: j.event.customer })), new Date());
+      } catch (err) {
+        if (!(err instanceof CustomerRaceError) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  async findByIds(ids: readonly string[]): Promise<CustomEventRow[]> {
+    return sql<CustomEventRow>(this.em(), `select ${EVENT_COLUMNS} from custom_event where id = any($1)`, [ids]);
+  }
+
+  /** A customer's events, newest first, optionally of one name. */
+  async listForCustomer(customerId: string, eventName: string | undefined, page: PageRequest): Promise<Page<CustomEventRow>> {
+    return this.listWhere('customer_id = $1', [customerId], { eventName }, page);
+  }
+
+  /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */
+  async listForStore(storeId: string, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+    return this.listWhere('store_id = $1', [storeId], filters, page);
+  }
+
+  private async listWhere(where: string, params: unknown[], filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+    const all: unknown[] = [...params];
+    const clauses = [where];
+    const add = (clause: (n: number) => string, value: unknown) => {
+      all.push(value);
+      clauses.push(clause(all.length));
+    };
+    if (filters.eventName !== undefined) add((n) => `event_name = $${n}`, filters.eventName);
+    if (filters.since) add((n) => `event_timestamp >= $${n}`, filters.since);
+    if (filters.until) add((n) => `event_timestamp < $${n}`, filters.until);
+    if (page.after) {
+      all.push(page.after[0], page.after[1]);
+      clauses.push(`(event_timestamp, id) < ($${all.length - 1}::timestamptz, $${all.length})`);
+    }
+    all.push(page.first + 1);
+    const rows = await sql<CustomEventRow & { sortAt: string }>(
+      this.em(),
+      `select ${EVENT_COLUMNS}, ${sortAtSql('event_timestamp')} from custom_event where ${clauses.join(' and ')} order by event_timestamp desc, id desc limit $${all.length}`,
+      all,
+    );
+    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+  }
+
+  /** The property catalogue: every (event name, key, type) seen in the store. */
+  async properties(storeId: string, eventName: string | undefined): Promise<EventPropertyRow[]> {
+    return sql<EventPropertyRow>(
+      this.em(),
+      `select event_name as "eventName", key, type, first_seen_at as "firstSeenAt" from event_property
+        where store_id = $1 and ($2::text is null or event_name = $2) order by event_name, key, type`,
+      [storeId, eventName ?? null],
+    );
+  }
+}
