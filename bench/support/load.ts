@@ -68,6 +68,7 @@ export async function openLoop(next: () => Promise<{ status: number }>, ratePerS
   const interval = 1000 / ratePerSecond;
   const started = performance.now();
   const inflight: Promise<void>[] = [];
+  const spikes: [number, number][] = [];
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
@@ -77,6 +78,7 @@ export async function openLoop(next: () => Promise<{ status: number }>, ratePerS
         ({ status }) => {
           if (status !== 200) errors++;
           latencies.push(performance.now() - due);
+          if (process.env.BENCH_SPIKES) spikes.push([due - started, performance.now() - due]);
         },
         () => {
           errors++;
@@ -85,6 +87,11 @@ export async function openLoop(next: () => Promise<{ status: number }>, ratePerS
     );
   }
   await Promise.all(inflight);
+  if (spikes.length) {
+    // BENCH_SPIKES=1: when the slowest requests were sent, to tell periodic pauses from load.
+    const worst = spikes.sort((a, b) => b[1] - a[1]).slice(0, 15);
+    console.log(worst.map(([at, ms]) => `  sent at ${(at / 1000).toFixed(2)} s: ${ms.toFixed(1)} ms`).join('\n'));
+  }
   return summarise(latencies, errors, (performance.now() - started) / 1000);
 }
 

@@ -31,7 +31,8 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
     extensions: [Migrator],
     // Every request and job forks its own EntityManager; the global one must never be used.
     allowGlobalContext: false,
-    pool: { min: 0, max: poolSize },
+    // Connections live a minute idle: re-opening one costs a SCRAM handshake on the request that needs it.
+    pool: { min: 0, max: poolSize, idleTimeoutMillis: 60_000 },
     debug: false,
     logger: (message) => logger.debug({ orm: module.name }, message),
     migrations: {
