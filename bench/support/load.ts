@@ -73,6 +73,7 @@ export async function openLoop(next: () => Promise<{ status: number }>, ratePerS
     const due = started + i * interval;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (process.env.BENCH_SPIKES && -wait > 10) console.log(`  client ${(-wait).toFixed(1)} ms late at ${((due - started) / 1000).toFixed(2)} s`);
     inflight.push(
       next().then(
         ({ status }) => {

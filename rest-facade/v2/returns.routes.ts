@@ -6,27 +6,27 @@ import { pageHeaders, v2Route, type V2Deps } from './route.js';
 const BODY_LIMIT = { limit: 1024 * 1024 };
 const REST_STATUS_TARGETS = ['complete', 'open', 'flagged', 'rejected', 'deleted'];
 
-// The returns subgraph serves each return and order in its REST shape (`restShape`), the same
-// document its webhooks carry, so these operations select that and map nothing field by field.
+// The returns subgraph serves each return and order as its REST JSON text (`restJson`), the same
+// document its webhooks carry: these routes splice that text into the response, mapping nothing.
 const UPSERT_ORDER = operation(`
-  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { restShape } }`);
+  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { restJson } }`);
 
 const CREATE_RETURN = operation(`
   mutation CreateReturn($storeId: ID!, $input: JSON!, $key: String) {
     createReturn(storeId: $storeId, input: $input, idempotencyKey: $key) {
       replayed
-      return { restShape }
+      return { restJson }
       externalRMAResponses { integrationProvider success errorCode errorMessage }
     }
   }`);
 
 const GET_RETURN = operation(`
-  query GetReturn($id: ID!) { return(id: $id) { restShape order { restShape } } }`);
+  query GetReturn($id: ID!) { return(id: $id) { restJson order { restJson } } }`);
 
 const LIST_RETURNS = operation(`
   query ListReturns($storeId: ID!, $first: Int, $after: String, $filter: ReturnFilterInput) {
     returns(storeId: $storeId, first: $first, after: $after, filter: $filter) {
-      edges { node { restShape order { id restShape } } }
+      edges { node { restJson order { id restJson } } }
       pageInfo { hasNextPage endCursor }
     }
   }`);
@@ -40,7 +40,7 @@ const LIST_COMMENTS = operation(`
 const ADD_COMMENT = operation(`
   mutation AddReturnComment($id: ID!, $message: String!) { addReturnComment(returnId: $id, message: $message) { id message createdAt } }`);
 
-type Shaped = { restShape: Record<string, unknown> };
+type Shaped = { restJson: string };
 
 function returnNotFound(id: string) {
   return notFound('return-not-found', `Return ${id} was not found.`);
@@ -62,7 +62,7 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
         if (isObject(body) && 'provider' in body) throw invalid('validation-failed', 'The order is invalid.', [{ pointer: '/provider', detail: 'is not a known property' }]);
         const input = isObject(body) ? { ...body, provider: 'custom' } : body;
         const data = await graphql<{ upsertOrder: Shaped }>(UPSERT_ORDER, { storeId: params.storeId, input });
-        return { status: 200, body: { order: data.upsertOrder.restShape } };
+        return { status: 200, json: `{"order":${data.upsertOrder.restJson}}` };
       },
     }),
   );
@@ -86,7 +86,7 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
           key: key ?? null,
         });
         const { replayed, return: ret, externalRMAResponses } = data.createReturn;
-        return { status: replayed ? 200 : 201, body: { return: ret.restShape, externalRMAResponses } };
+        return { status: replayed ? 200 : 201, json: `{"return":${ret.restJson},"externalRMAResponses":${JSON.stringify(externalRMAResponses)}}` };
       },
     }),
   );
@@ -99,7 +99,7 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
       handle: async ({ params, graphql }) => {
         const data = await graphql<{ return: (Shaped & { order: Shaped }) | null }>(GET_RETURN, { id: params.returnId });
         if (!data.return) throw returnNotFound(params.returnId!);
-        return { status: 200, body: { return: data.return.restShape, order: data.return.order.restShape } };
+        return { status: 200, json: `{"return":${data.return.restJson},"order":${data.return.order.restJson}}` };
       },
     }),
   );
@@ -132,8 +132,12 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
           filter,
         });
         const nodes = data.returns.edges.map((e) => e.node);
-        const orders = new Map(nodes.map((n) => [n.order.id, n.order.restShape]));
-        return { status: 200, body: { returns: nodes.map((n) => n.restShape), orders: [...orders.values()] }, headers: pageHeaders(data.returns.pageInfo) };
+        const orders = new Map(nodes.map((n) => [n.order.id, n.order.restJson]));
+        return {
+          status: 200,
+          json: `{"returns":[${nodes.map((n) => n.restJson).join(',')}],"orders":[${[...orders.values()].join(',')}]}`,
+          headers: pageHeaders(data.returns.pageInfo),
+        };
       },
     }),
   );

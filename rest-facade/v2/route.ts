@@ -36,6 +36,8 @@ export interface V2Context {
 export interface V2Result {
   status: number;
   body?: unknown;
+  /** A body already serialised (documents a subgraph built as JSON text). */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -146,7 +148,8 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
         graphql: (op, variables) => deps.gateway.execute(op, variables, context),
       });
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-      if (result.body === undefined) res.status(result.status).end();
+      if (result.json !== undefined) res.status(result.status).type('application/json').send(result.json);
+      else if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);
     } catch (err) {
       sendProblem(req, res, toAppError(err, logger));

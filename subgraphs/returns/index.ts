@@ -30,7 +30,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
     const orders = new OrderService(deps.orm);
     const settings = new StoreSettingsService(deps.orm);
-    const returns = new ReturnService(deps.orm, deps.boss, orders, settings);
+    const returns = new ReturnService(deps.orm, deps.boss, settings);
     const resolverDeps = { returns, orders, settings, accounts: deps.accounts };
     return buildFederatedSchema({
       resolvers: [...resolvers],

@@ -91,14 +91,14 @@ export class ReturnResolver {
 
   @FieldResolver(() => OrderType)
   async order(@Root() ret: ReturnView, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
-    return returnLoaders(ctx, this.deps).orders.load(ret.orderId);
+    return ret.prefetchedOrder ?? returnLoaders(ctx, this.deps).orders.load(ret.orderId);
   }
 
-  @FieldResolver(() => GraphQLJSON, {
-    description: 'This return exactly as REST API v2.2 shows it (snake_case where the spec has it), built once here for the facade and webhooks.',
+  @FieldResolver(() => String, {
+    description: 'This return exactly as REST API v2.2 shows it, as JSON text: built once here, spliced into responses by the REST facade as is.',
   })
-  restShape(@Root() ret: ReturnView): Record<string, unknown> {
-    return restReturn(ret);
+  restJson(@Root() ret: ReturnView): string {
+    return JSON.stringify(restReturn(ret));
   }
 
   @FieldResolver(() => [ReturnCommentType], { description: 'Comments, oldest first (they also appear in notes).' })
@@ -188,9 +188,9 @@ export class OrderResolver {
     return (await this.deps.orders.upsert(storeId, validateOrder(input, provider))).view;
   }
 
-  @FieldResolver(() => GraphQLJSON, { description: 'This order exactly as REST API v2.2 shows it beside a return.' })
-  restShape(@Root() order: OrderView): Record<string, unknown> {
-    return restOrder(order);
+  @FieldResolver(() => String, { description: 'This order exactly as REST API v2.2 shows it beside a return, as JSON text.' })
+  restJson(@Root() order: OrderView): string {
+    return JSON.stringify(restOrder(order));
   }
 
   @FieldResolver(() => ReturnConnection, { description: 'Returns made against this order, most recently updated first.' })

@@ -8,8 +8,7 @@ import { publishInTransaction } from '../../platform/outbox.js';
 import { mapPage, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { Violations } from '../../platform/validation.js';
-import type { OrderService } from './order.service.js';
-import { LINE_COLUMNS, RETURN_COLUMNS, RETURN_PARTS, RETURN_SORT_AT } from './returns.sql.js';
+import { LINE_COLUMNS, RETURN_COLUMNS, RETURN_ORDER, RETURN_PARTS, RETURN_SORT_AT } from './returns.sql.js';
 import {
   assertTransition,
   canTransition,
@@ -22,7 +21,7 @@ import {
   type ShipmentStatus,
 } from './return.status.js';
 import { RETURN_TYPES, validateReturn } from './return.validation.js';
-import { restOrder, restReturn, returnView, type CommentRow, type OrderLineRow, type ReturnItemRow, type ReturnRow, type ReturnView, type Shipment } from './return.view.js';
+import { orderView, restOrder, restReturn, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow, type ReturnView, type Shipment } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 export interface ReturnFilters {
@@ -49,10 +48,23 @@ const IDEMPOTENCY_TTL = "interval '24 hours'";
 const ABANDONED_CLAIM = "interval '2 minutes'";
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/i;
 
-type ReturnRowWithParts = ReturnRow & { sortAt: string; items: ReturnItemRow[]; comments: (Omit<CommentRow, 'createdAt'> & { createdAt: string })[] };
+type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+type ReturnRowWithParts = ReturnRow & {
+  sortAt: string;
+  items: ReturnItemRow[];
+  comments: Jsonified<CommentRow>[];
+  /** Present when the query joined the order in (lookups by id; list pages share orders through a loader instead). */
+  orderJson?: Jsonified<OrderRow> & { lines: OrderLineRow[] };
+};
 
-function assemble({ items, comments, ...row }: ReturnRowWithParts): ReturnView {
-  return returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
+/** Builds the view from one row of the return query (with its order, when the row carries it). */
+function assemble({ items, comments, orderJson, ...row }: ReturnRowWithParts): ReturnView {
+  const view = returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
+  if (orderJson) {
+    const { lines, ...order } = orderJson;
+    view.prefetchedOrder = orderView({ ...order, createdAt: new Date(order.createdAt), updatedAt: new Date(order.updatedAt) }, lines);
+  }
+  return view;
 }
 
 /** Canonical JSON (keys sorted) so the same body hashes the same whatever its key order. */
@@ -71,7 +83,6 @@ export class ReturnService {
   constructor(
     private readonly orm: Orm,
     private readonly boss: PgBoss,
-    private readonly orders: OrderService,
     private readonly settings: StoreSettingsService,
   ) {}
 
@@ -84,7 +95,7 @@ export class ReturnService {
   /** Full views of the given returns, items and comments included: one query whatever their number. */
   async views(ids: readonly string[], em: EntityManager = this.em()): Promise<ReturnView[]> {
     if (ids.length === 0) return [];
-    const rows = await sql<ReturnRowWithParts>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT}, ${RETURN_PARTS} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]);
+    const rows = await sql<ReturnRowWithParts>(em, `select ${RETURN_COLUMNS}, ${RETURN_SORT_AT}, ${RETURN_PARTS}, ${RETURN_ORDER} from return r join "order" o on o.id = r.order_id where r.id = any($1)`, [ids]);
     return rows.map(assemble);
   }
 
@@ -391,14 +402,14 @@ export class ReturnService {
   /** Publishes the return's new state (REST shapes) as an outbox event in the caller's transaction. */
   private async emit(em: EntityManager, type: 'return.created' | 'return.updated', returnId: string, previousStatus: string | null): Promise<ReturnView> {
     const [view] = await this.views([returnId], em);
-    const [order] = await this.orders.views([view!.orderId], em);
+    const order = view!.prefetchedOrder!;
     const settings = await this.settings.get(view!.storeId, em);
     await publishInTransaction(this.boss, em, {
       type,
       storeId: view!.storeId,
       subjectType: 'return',
       subjectId: returnId,
-      data: { return: restReturn(view!), order: restOrder(order!), previousStatus, destinationLocationId: settings.returnLocationId },
+      data: { return: restReturn(view!), order: restOrder(order), previousStatus, destinationLocationId: settings.returnLocationId },
     });
     return view!;
   }

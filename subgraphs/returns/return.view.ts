@@ -183,6 +183,8 @@ export interface ReturnView {
   platformOrderIds: string[];
   tags: never[];
   totals: { charge: { amount: Money }; exchange: { amount: Money }; refund: { amount: Money }; storeCredit: { amount: Money } };
+  /** The order, when it was loaded with the return (saves `Return.order` a query). */
+  prefetchedOrder?: OrderView;
 }
 
 export interface OrderItemView {

@@ -43,3 +43,6 @@ export const ORDER_LINES = `
       'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title, 'quantity', l.quantity,
       'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text) order by l.position)
     from order_line_item l where l.order_id = o.id and l.removed_at is null), '[]') as lines`;
+
+/** The return's order (joined as `o`) with its lines, as one JSON object: no second query for `Return.order`. */
+export const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
