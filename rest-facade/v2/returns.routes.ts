@@ -26,7 +26,7 @@ const GET_RETURN = operation(`
 const LIST_RETURNS = operation(`
   query ListReturns($storeId: ID!, $first: Int, $after: String, $filter: ReturnFilterInput) {
     returns(storeId: $storeId, first: $first, after: $after, filter: $filter) {
-      edges { node { restJson order { id restJson } } }
+      restJson
       pageInfo { hasNextPage endCursor }
     }
   }`);
@@ -124,20 +124,13 @@ export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
           createdAtMax: query.created_at_max,
           providerOrderName: query.provider_order_name ?? query.shopify_order_name,
         };
-        type Node = Shaped & { order: Shaped & { id: string } };
-        const data = await graphql<{ returns: { edges: { node: Node }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST_RETURNS, {
+        const data = await graphql<{ returns: Shaped & { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST_RETURNS, {
           storeId: params.storeId,
           first: page.first,
           after: page.after,
           filter,
         });
-        const nodes = data.returns.edges.map((e) => e.node);
-        const orders = new Map(nodes.map((n) => [n.order.id, n.order.restJson]));
-        return {
-          status: 200,
-          json: `{"returns":[${nodes.map((n) => n.restJson).join(',')}],"orders":[${[...orders.values()].join(',')}]}`,
-          headers: pageHeaders(data.returns.pageInfo),
-        };
+        return { status: 200, json: data.returns.restJson, headers: pageHeaders(data.returns.pageInfo) };
       },
     }),
   );

@@ -7,12 +7,12 @@ import { OrderEntity, OrderLineItemEntity } from './order.entity.js';
 import { OrderService } from './order.service.js';
 import { ReturnCommentEntity, ReturnEntity, ReturnItemEntity, StoreSettingsEntity } from './return.entity.js';
 import { returnReferences } from './return.reference.js';
-import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnResolver, StoreSettingsResolver } from './return.resolver.js';
+import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnPageResolver, ReturnResolver, StoreSettingsResolver } from './return.resolver.js';
 import { ReturnService } from './return.service.js';
 import { CustomerReference } from './return.type.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnItemResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver] as const;
 const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -37,6 +37,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       orphanedTypes,
       instances: [
         new ReturnResolver(resolverDeps),
+        new ReturnPageResolver(resolverDeps),
         new ReturnItemResolver(),
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),

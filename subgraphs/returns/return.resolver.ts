@@ -63,6 +63,21 @@ async function authorizedReturn(ctx: GraphQLContext, deps: ReturnsResolverDeps, 
   return view;
 }
 
+@Resolver(() => ReturnConnection)
+export class ReturnPageResolver {
+  constructor(private readonly deps: ReturnsResolverDeps) {}
+
+  @FieldResolver(() => String, {
+    description: 'This page as the REST list shows it, as JSON text: {"returns": [...], "orders": [the orders of these returns]}.',
+  })
+  async restJson(@Root() page: Connection<ReturnView>, @Ctx() ctx: GraphQLContext): Promise<string> {
+    const returns = page.edges.map((e) => e.node);
+    const orders = await returnLoaders(ctx, this.deps).orders.loadMany([...new Set(returns.map((r) => r.orderId))]);
+    const shown = orders.filter((o): o is OrderView => Boolean(o) && !(o instanceof Error));
+    return JSON.stringify({ returns: returns.map(restReturn), orders: shown.map(restOrder) });
+  }
+}
+
 @Resolver(() => ReturnType)
 export class ReturnResolver {
   constructor(private readonly deps: ReturnsResolverDeps) {}
