@@ -67,6 +67,7 @@ export async function openLoop(next: () => Promise<{ status: number }>, ratePerS
   const total = Math.round(ratePerSecond * seconds);
   const interval = 1000 / ratePerSecond;
   const started = performance.now();
+  if (process.env.BENCH_SPIKES) console.log(`  open loop starts (client clock ${started.toFixed(0)} ms)`);
   const inflight: Promise<void>[] = [];
   const spikes: [number, number][] = [];
   for (let i = 0; i < total; i++) {
