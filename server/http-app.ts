@@ -22,8 +22,11 @@ export interface HttpAppOptions {
   adminToken: string;
   /** The gateway's server (gateway roles) or a subgraph's own server (subgraph role). */
   graphql: ApolloServer<GraphQLContext>;
-  /** Credentials /graphql accepts: the gateway takes bearer tokens; a subgraph also the forwarded compat key. */
-  acceptCompatKeys?: boolean;
+  /**
+   * A subgraph process behind a gateway (split mode): its /graphql also takes the forwarded
+   * compatibility key and the facade's large bodies.
+   */
+  subgraphServer?: boolean;
   /** Serve the REST facade (gateway roles only). */
   facade: boolean;
   ready(): Promise<{ database: boolean; queue: boolean }>;
@@ -68,11 +71,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use(
     '/graphql',
-    express.json({ limit: '1mb' }),
+    // A subgraph process receives the facade's operations, which carry REST bodies of up to 5 MB (events).
+    express.json({ limit: options.subgraphServer ? '6mb' : '1mb' }),
     expressMiddleware(options.graphql, {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const credentials = credentialsFrom(req.headers);
-        if (!options.acceptCompatKeys) delete credentials.compatKey;
+        if (!options.subgraphServer) delete credentials.compatKey;
         const principal = await options.accounts.authenticate(credentials, options.adminToken);
         if (!principal) {
           throw new GraphQLError('Send the admin token or an API secret as "Authorization: Bearer <token>".', {

@@ -99,7 +99,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       adminToken: runtime.adminToken,
       graphql,
       facade: role === 'all' || role === 'gateway',
-      acceptCompatKeys: role === 'subgraph',
+      subgraphServer: role === 'subgraph',
       ready: () => checkReady(runtime),
     });
     const { createServer } = await import('node:http');

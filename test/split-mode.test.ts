@@ -89,6 +89,17 @@ describe('split mode', () => {
     expect((await list.json()).returns.map((r: { id: string }) => r.id)).toEqual([returnId]);
   });
 
+  it('carries a REST body of several megabytes from the gateway to the subgraph (an event under the 5 MB limit)', async () => {
+    const { storeId, apiSecret } = (await gql('mutation { createAccount(input: {name: "Big"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
+    const extra = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`part${i}`, 'x'.repeat(90_000)]));
+    const res = await fetch(`${gatewayUrl}/v2.2/stores/${storeId}/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ eventName: 'Uploaded', customer: { email: 'big@example.com' }, data: { $extra: extra } }),
+    });
+    expect(res.status).toBe(202);
+  });
+
   it("does not let one account's secret reach another's data through entity references", async () => {
     const a = (await gql('mutation { createAccount(input: {name: "A"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
     const b = (await gql('mutation { createAccount(input: {name: "B"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
