@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
+import { CredentialCache } from '../platform/accounts/credential-cache.js';
 import { platformDbModule } from '../platform/accounts/index.js';
 import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
@@ -56,7 +57,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   const database = await openDatabase(config, logger);
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
+  let credentialCache: CredentialCache | undefined;
   const close = async () => {
+    await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
     for (const orm of opened.reverse()) await orm.close().catch((err: unknown) => logger.error({ err }, 'orm close failed'));
@@ -68,6 +71,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     opened.push(platformOrm);
     await migrate(database.url, platformOrm, platformDbModule);
     const accounts = new AccountsService(platformOrm);
+    credentialCache = new CredentialCache(database.url, logger);
+    await credentialCache.start();
+    accounts.useCache(credentialCache);
     const adminToken = await accounts.adminToken(config.adminToken);
     setCursorSigningKey(await accounts.cursorKey());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { waitFor } from './support/processes.js';
 
 describe('REST authentication and authorization', () => {
   let app: TestApp;
@@ -125,5 +126,48 @@ describe('GraphQL authentication', () => {
   it('validates createAccount input', async () => {
     const res = await app.graphql('mutation { createAccount(input: {name: "  "}) { accountId } }');
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+});
+
+describe('cached credentials stay exact', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** The platform as another process (the admin CLI, another replica) sees it: its own pool, no cache. */
+  async function otherProcess() {
+    const { createOrm } = await import('../platform/db/orm.js');
+    const { platformDbModule } = await import('../platform/accounts/index.js');
+    const { AccountsService } = await import('../platform/accounts/accounts.service.js');
+    const { createLogger } = await import('../platform/logger.js');
+    const orm = await createOrm(app.databaseUrl, platformDbModule, 1, createLogger('silent'));
+    return { accounts: new AccountsService(orm), close: () => orm.close() };
+  }
+
+  it('sees a store another process added to the account, and a revocation made there', async () => {
+    const acme = await app.createAccount('Acme');
+    const list = (storeId: string) => app.request(`/v2.2/stores/${storeId}/returns`, { token: acme.apiSecret });
+    expect((await list(acme.storeId)).status).toBe(200); // the principal is cached now
+    const other = await otherProcess();
+    try {
+      const { storeId } = await other.accounts.createStore(acme.accountId, 'Second store');
+      await waitFor(async () => (await list(storeId)).status === 200, 2000, 'the new store to be visible');
+      await other.accounts.revokeSecret(acme.accountId, acme.apiSecret.slice(0, 12));
+      await waitFor(async () => (await list(acme.storeId)).status === 401, 2000, 'the revoked secret to stop working');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('never lets a compatibility key pass as an API secret, even once cached', async () => {
+    const acme = await app.createAccount('Keys');
+    const asCompat = await app.service.runtime.accounts.authenticate({ compatKey: acme.compatKey }, app.adminToken);
+    expect(asCompat?.kind).toBe('compat');
+    const res = await app.request(`/v2.2/stores/${acme.storeId}/returns`, { token: acme.compatKey });
+    expect(res.status).toBe(401);
   });
 });

@@ -4,6 +4,7 @@ import { AppError, invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../auth.js';
 import { sql, type Orm } from '../db/orm.js';
+import { CREDENTIALS_CHANNEL, type CredentialCache } from './credential-cache.js';
 import { generateSecret, hashSecret, isScope, safeEqual, secretPrefix, SCOPES, type Scope } from './credentials.js';
 
 export interface CreatedAccount {
@@ -49,7 +50,19 @@ function parseScopes(scopes: readonly string[] | undefined): Scope[] {
  * once, at creation, and only their hashes are stored.
  */
 export class AccountsService {
+  private cache: CredentialCache | undefined;
+
   constructor(private readonly orm: Orm) {}
+
+  /** Serve authentication from a cache kept exact by change notifications (long-running processes). */
+  useCache(cache: CredentialCache): void {
+    this.cache = cache;
+  }
+
+  /** Tells every process (this one at once) that cached credentials may be wrong now. Call inside the changing transaction. */
+  private async invalidate(em: EntityManager): Promise<void> {
+    await sql(em, `select pg_notify('${CREDENTIALS_CHANNEL}', '')`);
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -70,10 +83,14 @@ export class AccountsService {
 
   async createStore(accountId: string, name: string): Promise<{ storeId: string }> {
     const storeName = requireName(name, 'name');
-    return this.em().transactional(async (em) => {
+    const created = await this.em().transactional(async (em) => {
       await this.requireAccount(em, accountId);
+      // Cached principals list the account's stores: they must learn about this one.
+      await this.invalidate(em);
       return this.insertStore(em, accountId, storeName);
     });
+    this.cache?.flush();
+    return created;
   }
 
   async createSecret(accountId: string, scopes?: readonly string[]): Promise<CreatedSecret> {
@@ -93,13 +110,14 @@ export class AccountsService {
     return rows.map((r) => ({ secretId: r.id, prefix: r.prefix, scopes: r.scopes, createdAt: r.created_at, revokedAt: r.revoked_at }));
   }
 
-  /** Revokes at once: authentication reads the secret table on every request, there is no cache. */
+  /** Revokes at once: the same transaction notifies every process to drop its cached credentials. */
   async revokeSecret(accountId: string, prefix: string): Promise<{ revoked: number }> {
-    const rows = await sql(
-      this.em(),
-      'update api_secret set revoked_at = now() where account_id = $1 and prefix = $2 and revoked_at is null returning id',
-      [accountId, prefix],
-    );
+    const rows = await this.em().transactional(async (em) => {
+      const revoked = await sql(em, 'update api_secret set revoked_at = now() where account_id = $1 and prefix = $2 and revoked_at is null returning id', [accountId, prefix]);
+      if (revoked.length) await this.invalidate(em);
+      return revoked;
+    });
+    this.cache?.flush();
     if (rows.length === 0) throw new AppError('not_found', 'not-found', `No active secret with prefix ${prefix} in account ${accountId}.`);
     return { revoked: rows.length };
   }
@@ -125,14 +143,29 @@ export class AccountsService {
   /** Resolves `Authorization: Bearer` (admin token or API secret) and `X-Authorization` (compat key). */
   async authenticate(credentials: { bearer?: string; compatKey?: string }, adminToken: string): Promise<Principal | null> {
     const { bearer, compatKey } = credentials;
+    if (bearer && safeEqual(bearer, adminToken)) return { kind: 'admin' };
+    const secret = bearer ?? compatKey;
+    if (!secret) return null;
+    const hash = hashSecret(secret);
+    // Keyed by the header too: a compatibility key must never pass as an API secret, or the reverse.
+    const cacheKey = `${bearer ? 'bearer' : 'compat'}:${hash}`;
+    const cached = this.cache?.get(cacheKey);
+    if (cached) return cached;
+    const generation = this.cache?.currentGeneration ?? 0;
+    const principal = await this.lookup(bearer ? { bearer: hash } : { compatKey: hash });
+    if (principal) this.cache?.set(cacheKey, principal, generation);
+    return principal;
+  }
+
+  /** The principal of a credential hash, from the database. */
+  private async lookup({ bearer, compatKey }: { bearer?: string; compatKey?: string }): Promise<Principal | null> {
     if (bearer) {
-      if (safeEqual(bearer, adminToken)) return { kind: 'admin' };
       const [row] = await sql<{ id: string; account_id: string; scopes: Scope[]; store_ids: string[] }>(
         this.em(),
         `select s.id, s.account_id, s.scopes,
                 array(select st.id from store st where st.account_id = s.account_id) as store_ids
            from api_secret s where s.hash = $1 and s.revoked_at is null`,
-        [hashSecret(bearer)],
+        [bearer],
       );
       if (!row) return null;
       return { kind: 'account', accountId: row.account_id, secretId: row.id, scopes: new Set(row.scopes), storeIds: new Set(row.store_ids) };
@@ -142,7 +175,7 @@ export class AccountsService {
         this.em(),
         `select k.id, k.store_id, st.account_id from compat_key k join store st on st.id = k.store_id
           where k.hash = $1 and k.revoked_at is null`,
-        [hashSecret(compatKey)],
+        [compatKey],
       );
       if (!row) return null;
       return { kind: 'compat', accountId: row.account_id, keyId: row.id, storeId: row.store_id };
