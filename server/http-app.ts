@@ -47,11 +47,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const requestId = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newId('request');
     res.setHeader('X-Request-Id', requestId);
     res.locals.requestId = requestId;
-    res.locals.logger = logger.child({ requestId });
+    // The request's child logger is made on first use: most requests at the default level log one line, hot paths none.
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, 'logger', { get: () => (child ??= logger.child({ requestId })), enumerable: true });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      locals(res).logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (logger.isLevelEnabled('info')) {
+        locals(res).logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      }
     });
     next();
   });
