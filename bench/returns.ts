@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { sortAtSql } from '../platform/pagination.js';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { createLogger } from '../platform/logger.js';
 import { closedLoop, formatRow, get, openLoop, type Figures, type HttpTarget } from './support/load.js';
@@ -79,7 +80,7 @@ async function main() {
     const { rows: keyRows } = await client.query(`select value from platform.setting where key = 'cursor_key'`);
     setCursorSigningKey(Buffer.from(keyRows[0].value, 'base64'));
     const { rows: deep } = await client.query(
-      `select to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt", id from returns.return
+      `select ${sortAtSql('updated_at')}, id from returns.return
         where store_id = $1 order by updated_at desc, id desc offset $2 limit 1`,
       [account.storeId, (DEEP_PAGE - 1) * PAGE_SIZE - 1],
     );

@@ -1,4 +1,5 @@
 import { invalid, notFound } from '../../platform/errors.js';
+import { isObject } from '../../platform/validation.js';
 import { operation } from '../gateway-client.js';
 import type { RouteTable } from '../routing.js';
 import { pageHeaders, v2Route, type V2Deps } from './route.js';
@@ -46,9 +47,6 @@ function returnNotFound(id: string) {
   return notFound('return-not-found', `Return ${id} was not found.`);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function registerReturnRoutes(routes: RouteTable, deps: V2Deps): void {
   routes.add(

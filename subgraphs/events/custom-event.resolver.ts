@@ -7,6 +7,7 @@ import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
+import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
@@ -40,10 +41,7 @@ function rateLimitStatus(decision: RateLimitDecision) {
 }
 
 export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
-  return memoize(ctx, 'events.events', () => new DataLoader<string, CustomEventRow | null>(async (ids) => {
-    const rows = new Map((await events.findByIds(ids)).map((r) => [r.id, r]));
-    return ids.map((id) => rows.get(id) ?? null);
-  }));
+  return memoize(ctx, 'events.events', () => new DataLoader<string, CustomEventRow | null>(batchById((ids) => events.findByIds(ids))));
 }
 
 @Resolver(() => CustomEventType)

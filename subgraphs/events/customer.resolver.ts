@@ -6,6 +6,7 @@ import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
+import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import { CustomEventConnection } from './custom-event.type.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
@@ -20,10 +21,7 @@ export interface CustomerResolverDeps {
 }
 
 export function customerLoader(ctx: GraphQLContext, customers: CustomerService) {
-  return memoize(ctx, 'events.customers', () => new DataLoader<string, CustomerRow | null>(async (ids) => {
-    const rows = new Map((await customers.findByIds(ids)).map((r) => [r.id, r]));
-    return ids.map((id) => rows.get(id) ?? null);
-  }));
+  return memoize(ctx, 'events.customers', () => new DataLoader<string, CustomerRow | null>(batchById((ids) => customers.findByIds(ids))));
 }
 
 @Resolver(() => CustomerType)

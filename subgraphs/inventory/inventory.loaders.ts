@@ -1,15 +1,9 @@
 import DataLoader from 'dataloader';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
+import { batchByKey as byKey } from '../../platform/graphql/loaders.js';
 import type { InboundShipmentService } from './inbound-shipment.service.js';
 import type { InventoryService } from './inventory.service.js';
 import type { InboundShipmentView, InventoryItemView, LocationRow, ProductRow } from './inventory.views.js';
-
-function byKey<K, T>(load: (keys: readonly K[]) => Promise<T[]>, keyOf: (row: T) => string, keyString: (key: K) => string) {
-  return async (keys: readonly K[]) => {
-    const rows = new Map((await load(keys)).map((r) => [keyOf(r), r]));
-    return keys.map((k) => rows.get(keyString(k)) ?? null);
-  };
-}
 
 const idOf = (row: { id: string }) => row.id;
 const same = (id: string) => id;

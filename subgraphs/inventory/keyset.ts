@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../platform/db/orm.js';
-import { toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
 
 /** Builds a parameterised WHERE clause: `p(value)` adds a parameter and returns its placeholder. */
 export class Conditions {
@@ -43,7 +43,7 @@ export async function keysetPage<T extends KeysetRow>(
   const limit = c.p(page.first + 1);
   const rows = await sql<T>(
     em,
-    `select ${idColumn} as id, to_char(${sortColumn} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"${options.select ? `, ${options.select}` : ''}
+    `select ${idColumn} as id, ${sortAtSql(sortColumn)}${options.select ? `, ${options.select}` : ''}
        from ${options.from} where ${c.where}
       order by ${sortColumn} desc, ${idColumn} desc limit ${limit}`,
     c.params,

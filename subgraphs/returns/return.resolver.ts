@@ -4,10 +4,11 @@ import { Arg, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver,
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { hasScope, scopeForbidden } from '../../platform/auth.js';
-import { notFound } from '../../platform/errors.js';
+import { invalid, notFound } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
+import { batchById } from '../../platform/graphql/loaders.js';
 import { filterDigest } from '../../platform/cursor.js';
 import { pageRequest } from '../../platform/pagination.js';
 import type { OrderService } from './order.service.js';
@@ -31,7 +32,6 @@ import {
 } from './return.type.js';
 import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnItemView, type ReturnView } from './return.view.js';
 import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
-import { invalid } from '../../platform/errors.js';
 
 export interface ReturnsResolverDeps {
   returns: ReturnService;
@@ -40,18 +40,11 @@ export interface ReturnsResolverDeps {
   accounts: AccountsService;
 }
 
-function byId<T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) {
-  return async (ids: readonly string[]) => {
-    const rows = new Map((await load(ids)).map((r) => [r.id, r]));
-    return ids.map((id) => rows.get(id) ?? null);
-  };
-}
-
 /** Per-request loaders: one round of queries for all the returns (or orders) a response needs. */
 export function returnLoaders(ctx: GraphQLContext, deps: Pick<ReturnsResolverDeps, 'returns' | 'orders'>) {
   return memoize(ctx, 'returns.loaders', () => ({
-    returns: new DataLoader<string, ReturnView | null>(byId((ids) => deps.returns.views(ids))),
-    orders: new DataLoader<string, OrderView | null>(byId((ids) => deps.orders.views(ids))),
+    returns: new DataLoader<string, ReturnView | null>(batchById((ids) => deps.returns.views(ids))),
+    orders: new DataLoader<string, OrderView | null>(batchById((ids) => deps.orders.views(ids))),
   }));
 }
 

@@ -1,3 +1,5 @@
+import { sortAtSql } from '../../platform/pagination.js';
+
 /** Column lists shared by the returns subgraph's queries (camelCase aliases match the row types). */
 
 export const ORDER_COLUMNS = `o.id, o.store_id as "storeId", o.compat_id::text as "compatId", o.provider, o.external_id as "externalId", o.name, o.currency,
@@ -15,7 +17,7 @@ export const RETURN_COLUMNS = `r.id, r.store_id as "storeId", r.compat_id::text 
   r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt"`;
 
 /** `updated_at` to the microsecond, as text: the keyset cursor must not lose precision. */
-export const RETURN_SORT_AT = `to_char(r.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
+export const RETURN_SORT_AT = sortAtSql('r.updated_at');
 
 export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_id as "orderLineItemId", l.external_id as "lineExternalId",
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,
