@@ -47,6 +47,17 @@ describe('Idempotency-Key on return creation', () => {
     expect(a.body.return.id).not.toBe(b.body.return.id);
   });
 
+  it('forgets a key after 24 hours: it may then be used for another request', async () => {
+    const first = await postReturn(app, acme, body(), { 'idempotency-key': 'k-old' });
+    expect(first.status).toBe(201);
+    const [row] = await query<{ hours: number }>(app.databaseUrl, `select extract(epoch from expires_at - claimed_at) / 3600 as hours from returns.idempotency_key where key = 'k-old'`);
+    expect(Number(row!.hours)).toBeCloseTo(24, 3);
+    await query(app.databaseUrl, `update returns.idempotency_key set expires_at = now() - interval '1 second' where key = 'k-old'`);
+    const later = await postReturn(app, acme, body(2), { 'idempotency-key': 'k-old' });
+    expect(later.status).toBe(201);
+    expect(later.body.return.id).not.toBe(first.body.return.id);
+  });
+
   it('answers 400 for a key over 255 characters', async () => {
     const res = await postReturn(app, acme, body(), { 'idempotency-key': 'k'.repeat(256) });
     expect(res.status).toBe(400);
