@@ -1,5 +1,6 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,8 +34,8 @@ function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request, contextValue }) {
-          if (!operation || contextValue.trustedOperation) return;
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
           const { depth, cost } = measure(schema, document, operation, request.variables ?? {});
           if (depth > LIMITS.maxDepth || cost > LIMITS.maxCost) {
             throw new GraphQLError(
@@ -87,12 +88,19 @@ export function createGraphQLServer(gateway: ApolloGateway, options: { introspec
     // The process runner owns signals and stops the server as part of its ordered shutdown.
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError(options.logger),
-    plugins: [complexityPlugin()],
-    logger: {
-      debug: (m) => options.logger.debug(m),
-      info: (m) => options.logger.info(m),
-      warn: (m) => options.logger.warn(m),
-      error: (m) => options.logger.error(m),
-    },
+    // Cache hints are not used (responses are not cached by HTTP caches), and the default plugin's
+    // per-field hook makes Apollo define a per-request closure on every context, which costs.
+    plugins: [complexityPlugin(), ApolloServerPluginCacheControlDisabled()],
+    logger: apolloLogger(options.logger),
   });
+}
+
+/** Apollo's logger interface over the service's logger. */
+export function apolloLogger(logger: Logger) {
+  return {
+    debug: (message: string) => logger.debug(message),
+    info: (message: string) => logger.info(message),
+    warn: (message: string) => logger.warn(message),
+    error: (message: string) => logger.error(message),
+  };
 }

@@ -1,12 +1,15 @@
-import type { ApolloServer } from '@apollo/server';
-import { parse, print, type GraphQLFormattedError } from 'graphql';
+import type { ApolloGateway } from '@apollo/gateway';
+import { Kind, parse, print, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { createHash } from 'node:crypto';
+import { apolloLogger } from '../gateway/gateway.js';
+import type { Logger } from '../platform/logger.js';
 import { AppError, HTTP_STATUS, INTERNAL_ERROR_MESSAGE, type ErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 
 const TYPE_BY_STATUS = new Map(Object.entries(HTTP_STATUS).map(([type, status]) => [status, type as ErrorType]));
 
 /** Turns the GraphQL error a subgraph raised back into the AppError it started as. */
-export function appErrorFromGraphQL(error: GraphQLFormattedError): AppError {
+export function appErrorFromGraphQL(error: GraphQLFormattedError | GraphQLError): AppError {
   const ext = error.extensions ?? {};
   const status = typeof ext.status === 'number' ? ext.status : undefined;
   const type = status ? TYPE_BY_STATUS.get(status) : undefined;
@@ -22,32 +25,88 @@ export function appErrorFromGraphQL(error: GraphQLFormattedError): AppError {
   return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
 }
 
-/** An operation the facade runs: checked once at module load, then sent as the same text every time. */
+/** An operation the facade runs: parsed and hashed once at module load, then sent as it is every time. */
 export interface Operation {
   readonly source: string;
+  readonly document: DocumentNode;
+  readonly definition: OperationDefinitionNode;
+  /** The key of the gateway's query-plan cache. */
+  readonly queryHash: string;
 }
 
-/**
- * Parses and prints an operation at module load: syntax errors surface at
- * start-up, and the gateway's document cache (keyed by the text) parses and
- * validates each route's operation only once.
- */
+/** Parses an operation at module load, so that syntax errors surface at start-up. */
 export function operation(source: string): Operation {
-  return { source: print(parse(source)) };
+  const document = parse(source);
+  const definition = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!definition || document.definitions.length !== 1) throw new Error('a facade operation is exactly one operation');
+  const printed = print(document);
+  return { source: printed, document, definition, queryHash: createHash('sha256').update(printed).digest('hex') };
 }
 
+type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
+
 /**
- * How the facade talks to the graph: one operation per route, executed by the
- * gateway in this process (which reaches the subgraphs in-process or over HTTP).
+ * How the facade talks to the graph: one operation per route, handed straight
+ * to the gateway's executor (which plans once per operation and reaches the
+ * subgraphs in-process or over HTTP). The facade's operations are its own,
+ * fixed and validated once, so Apollo Server's per-request pipeline (parsing,
+ * plugins, response formatting) has nothing to add to them; skipping it halves
+ * the allocations of a read, and Apollo's request-context adapter defines
+ * accessors per request, which keeps every request alive until a major
+ * collection (measured with --trace-gc-nvp).
  */
 export class GatewayClient {
-  constructor(private readonly server: ApolloServer<GraphQLContext>) {}
+  /** The schema each operation was last validated against. */
+  private readonly validated = new WeakMap<Operation, GraphQLSchema>();
+  private readonly apolloLogger: GatewayRequestContext['logger'];
+
+  constructor(
+    private readonly gateway: ApolloGateway,
+    logger: Logger,
+  ) {
+    this.apolloLogger = apolloLogger(logger);
+  }
 
   async execute<T>(op: Operation, variables: Record<string, unknown>, context: GraphQLContext): Promise<T> {
-    const response = await this.server.executeOperation({ query: op.source, variables }, { contextValue: context });
-    if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
-    const { data, errors } = response.body.singleResult;
-    if (errors?.length) throw appErrorFromGraphQL(errors[0]!);
-    return data as T;
+    const schema = this.gateway.schema;
+    if (!schema) throw new Error('the gateway has not loaded its schema');
+    this.validate(op, schema);
+    const result = await this.gateway.executor({
+      request: { query: op.source, variables },
+      logger: this.apolloLogger,
+      schema,
+      schemaHash: '' as GatewayRequestContext['schemaHash'],
+      context,
+      cache: NO_CACHE,
+      queryHash: op.queryHash,
+      document: op.document,
+      source: op.source,
+      operationName: op.definition.name?.value ?? null,
+      operation: op.definition,
+      metrics: {},
+      overallCachePolicy: undefined,
+    });
+    const error = result.errors?.[0];
+    if (error) {
+      const appError = appErrorFromGraphQL(error);
+      // Apollo Server's error formatting logged what it masked; this path does it itself.
+      if (appError.type === 'unexpected') context.logger.error({ err: error.originalError ?? error, path: error.path }, 'operation failed');
+      throw appError;
+    }
+    return result.data as T;
+  }
+
+  private validate(op: Operation, schema: GraphQLSchema): void {
+    if (this.validated.get(op) === schema) return;
+    const errors = validate(schema, op.document);
+    if (errors.length) throw new Error(`facade operation does not match the schema: ${errors[0]!.message}`);
+    this.validated.set(op, schema);
   }
 }
+
+/** The gateway's executor takes a cache for data sources that want one; ours do not. */
+const NO_CACHE: GatewayRequestContext['cache'] = {
+  get: async () => undefined,
+  set: async () => {},
+  delete: async () => true,
+};

@@ -2,14 +2,29 @@ import type { Request, Response } from 'express';
 import { AppError, INTERNAL_ERROR_MESSAGE, problemTitle } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 
-/** The request id and logger the facade attaches to every request. */
-export interface RequestLocals {
-  requestId: string;
-  logger: Logger;
+/**
+ * The request id and logger attached to every request. The child logger is
+ * made on first use (most requests log one line at most, hot paths none), and
+ * through a getter on the class, not one defined per request: a per-request
+ * accessor gives every request its own hidden class in the old generation,
+ * which holds the whole request graph through minor collections and turns it
+ * into major-collection work (measured: most of the p99 of a read at 500 req/s).
+ */
+export class RequestLocals {
+  #logger: Logger | undefined;
+
+  constructor(
+    readonly requestId: string,
+    private readonly rootLogger: Logger,
+  ) {}
+
+  get logger(): Logger {
+    return (this.#logger ??= this.rootLogger.child({ requestId: this.requestId }));
+  }
 }
 
 export function locals(res: Response): RequestLocals {
-  return res.locals as RequestLocals;
+  return res.locals.request as RequestLocals;
 }
 
 /** Anything thrown becomes an AppError; what is not one already is logged and masked. */

@@ -1,3 +1,4 @@
+import type { ApolloGateway } from '@apollo/gateway';
 import type { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -7,11 +8,11 @@ import type { Config } from '../platform/config.js';
 import { MemoryRateLimiter } from '../platform/rate-limit.js';
 import { credentialsFrom } from '../platform/auth.js';
 import { AppError, PROBLEM_TITLES, problemTitle } from '../platform/errors.js';
-import type { GraphQLContext } from '../platform/graphql/context.js';
+import { RequestContext, type GraphQLContext } from '../platform/graphql/context.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { GatewayClient } from '../rest-facade/gateway-client.js';
-import { locals, sendProblem, toAppError } from '../rest-facade/problem.js';
+import { locals, RequestLocals, sendProblem, toAppError } from '../rest-facade/problem.js';
 import { routeNotFound } from '../rest-facade/routing.js';
 import { v2Router } from '../rest-facade/v2/index.js';
 
@@ -27,8 +28,8 @@ export interface HttpAppOptions {
    * compatibility key and the facade's large bodies.
    */
   subgraphServer?: boolean;
-  /** Serve the REST facade (gateway roles only). */
-  facade: boolean;
+  /** Gateway roles: the gateway the REST facade runs its operations on (no facade without one). */
+  gateway?: ApolloGateway;
   ready(): Promise<{ database: boolean; queue: boolean }>;
 }
 
@@ -46,10 +47,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newId('request');
     res.setHeader('X-Request-Id', requestId);
-    res.locals.requestId = requestId;
-    // The request's child logger is made on first use: most requests at the default level log one line, hot paths none.
-    let child: Logger | undefined;
-    Object.defineProperty(res.locals, 'logger', { get: () => (child ??= logger.child({ requestId })), enumerable: true });
+    res.locals.request = new RequestLocals(requestId, logger);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -87,17 +85,16 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
             extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="graphql"']]) } },
           });
         }
-        const { requestId, logger: requestLogger } = locals(res);
-        return { auth: principal, credentials, requestId, logger: requestLogger, memo: new Map() };
+        return new RequestContext(principal, credentials, locals(res));
       },
     }),
   );
 
-  if (options.facade) {
+  if (options.gateway) {
     const v2 = v2Router({
       accounts: options.accounts,
       adminToken: options.adminToken,
-      gateway: new GatewayClient(options.graphql),
+      gateway: new GatewayClient(options.gateway, logger),
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
     });
     app.use('/v2.2', v2.router);

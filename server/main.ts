@@ -1,11 +1,12 @@
 import 'reflect-metadata';
+import type { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { Server } from 'node:http';
 import { loadConfig, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
-import { createGateway, createGraphQLServer, formatGraphQLError } from '../gateway/gateway.js';
+import { createGateway, createGraphQLServer, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
 
@@ -62,16 +63,22 @@ function closeServer(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
-async function graphqlServerFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): Promise<ApolloServer<GraphQLContext> | undefined> {
+interface GraphQLServing {
+  server: ApolloServer<GraphQLContext>;
+  /** Gateway roles: the gateway behind `server`, which the REST facade also executes on. */
+  gateway?: ApolloGateway;
+}
+
+function graphqlFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): GraphQLServing | undefined {
   const { config, logger } = runtime;
-  if (role === 'all') {
-    return createGraphQLServer(createGateway({ kind: 'local', schemas: runtime.schemas as Record<SubgraphName, never> }), { introspection: !config.isProduction, logger });
-  }
-  if (role === 'gateway') {
-    return createGraphQLServer(createGateway({ kind: 'remote', urls: config.subgraphUrls }), { introspection: !config.isProduction, logger });
+  if (role === 'all' || role === 'gateway') {
+    const targets: SubgraphTargets =
+      role === 'all' ? { kind: 'local', schemas: runtime.schemas as Record<SubgraphName, never> } : { kind: 'remote', urls: config.subgraphUrls };
+    const gateway = createGateway(targets);
+    return { server: createGraphQLServer(gateway, { introspection: !config.isProduction, logger }), gateway };
   }
   if (role === 'subgraph' && subgraph) {
-    return new ApolloServer<GraphQLContext>({
+    const server = new ApolloServer<GraphQLContext>({
       schema: runtime.schemas[subgraph]!,
       introspection: !config.isProduction,
       includeStacktraceInErrorResponses: false,
@@ -80,6 +87,7 @@ async function graphqlServerFor(role: Role, runtime: Runtime, subgraph?: Subgrap
       // Traces are for Apollo's hosted reporting, which this service does not use.
       plugins: [ApolloServerPluginInlineTraceDisabled()],
     });
+    return { server };
   }
   return undefined;
 }
@@ -87,7 +95,8 @@ async function graphqlServerFor(role: Role, runtime: Runtime, subgraph?: Subgrap
 /** Starts one process of the given role; `stop()` is the graceful shutdown. */
 export async function startService(config: Config, logger: Logger, role: Role, subgraph?: SubgraphName): Promise<RunningService> {
   const runtime = await startRuntime(config, logger, { role, subgraph });
-  const graphql = await graphqlServerFor(role, runtime, subgraph);
+  const serving = graphqlFor(role, runtime, subgraph);
+  const graphql = serving?.server;
   let server: Server | undefined;
   let port: number | undefined;
   if (graphql) {
@@ -98,7 +107,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       accounts: runtime.accounts,
       adminToken: runtime.adminToken,
       graphql,
-      facade: role === 'all' || role === 'gateway',
+      gateway: serving?.gateway,
       subgraphServer: role === 'subgraph',
       ready: () => checkReady(runtime),
     });

@@ -12,13 +12,38 @@ export interface GraphQLContext {
   credentials: Credentials;
   requestId: string;
   logger: Logger;
-  /**
-   * Set by the REST facade for its own fixed operations: the dashboard limits
-   * (depth, cost) guard against arbitrary client queries, not against these.
-   */
-  trustedOperation?: boolean;
   /** Per-request memo (DataLoaders and the like), keyed by name. */
   memo: Map<string, unknown>;
+}
+
+/** What a request carries before any GraphQL runs: its id and its (lazily made) logger. */
+export interface RequestScope {
+  readonly requestId: string;
+  readonly logger: Logger;
+}
+
+/**
+ * The context of one request. Getters live on the class, not on each object:
+ * an accessor defined per request is allocated in the old generation and keeps
+ * the whole request reachable through minor collections.
+ */
+export class RequestContext implements GraphQLContext {
+  readonly memo = new Map<string, unknown>();
+
+  constructor(
+    readonly auth: Principal,
+    readonly credentials: Credentials,
+    private readonly scope: RequestScope,
+  ) {}
+
+  get requestId(): string {
+    return this.scope.requestId;
+  }
+
+  /** Made on first use: most requests never log. */
+  get logger(): Logger {
+    return this.scope.logger;
+  }
 }
 
 export function memoize<T>(ctx: GraphQLContext, key: string, create: () => T): T {

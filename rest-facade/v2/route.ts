@@ -3,7 +3,7 @@ import type { AccountsService } from '../../platform/accounts/accounts.service.j
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { canSeeStore, credentialsFrom, hasScope, scopeForbidden, storeNotFound, type Credentials, type Principal } from '../../platform/auth.js';
 import { AppError, invalid } from '../../platform/errors.js';
-import type { GraphQLContext } from '../../platform/graphql/context.js';
+import { RequestContext } from '../../platform/graphql/context.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
 import type { GatewayClient, Operation } from '../gateway-client.js';
@@ -120,7 +120,6 @@ function parseBody(req: Request, res: Response, limit: number): Promise<unknown>
  */
 export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
   return async (req: Request, res: Response, _next: NextFunction) => {
-    const { requestId } = locals(res);
     try {
       const credentials = credentialsFrom(req.headers);
       const principal = await authenticate(deps, credentials);
@@ -137,17 +136,7 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
       const query = readQuery(req, [...(options.query ?? []), ...(options.paginated ? PAGINATION_PARAMS : [])]);
       const page = options.paginated ? readPage(req, query) : { first: PAGE_SIZE.default, after: undefined };
       const body = options.body ? await parseBody(req, res, options.body.limit) : undefined;
-      const context: GraphQLContext = {
-        auth: principal,
-        credentials,
-        requestId,
-        // Resolved only if something logs: building a child logger per request is measurable on hot routes.
-        get logger() {
-          return locals(res).logger;
-        },
-        memo: new Map(),
-        trustedOperation: true,
-      };
+      const context = new RequestContext(principal, credentials, locals(res));
       const result = await options.handle({
         req,
         principal,
