@@ -1,7 +1,6 @@
-import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
+import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
-import { transactionDb } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { RateLimitDecision } from '../../platform/rate-limit.js';
 import type { ValidEvent } from './custom-event.validation.js';
@@ -46,9 +45,9 @@ export interface IngestionOptions {
  * Accepting an event means its job is committed in PostgreSQL (decisions
  * section 6). One commit per request would cap throughput at what the disk's
  * flushes allow, so concurrent requests are grouped: while a batch commits,
- * the next one fills, and each batch is one transaction that counts the
- * requests against the per-store rate limit and inserts every admitted job in
- * one multi-row insert. Each request is answered after its batch committed.
+ * the next one fills. A batch counts its requests against the per-store rate
+ * limit in one statement, then inserts every admitted job in one multi-row
+ * insert. Each request is answered after its jobs committed.
  */
 export class EventIngestion {
   private pending: Submission[] = [];
@@ -102,13 +101,11 @@ export class EventIngestion {
 
   private async flush(batch: Submission[]): Promise<void> {
     try {
-      const admissions = await this.orm.em.fork().transactional(async (em) => {
-        const decisions = await this.count(em, batch);
-        const jobs = batch.flatMap((s, i) => (decisions[i]!.allowed ? s.jobs : []));
-        if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((data) => ({ data })), { db: transactionDb(em) });
-        return decisions;
-      });
-      batch.forEach((s, i) => s.resolve({ queued: admissions[i]!.allowed, decision: admissions[i]! }));
+      const decisions = await this.count(batch);
+      const jobs = batch.flatMap((s, i) => (decisions[i]!.allowed ? s.jobs : []));
+      // One multi-row insert: atomic on its own, and durable once it returns.
+      if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((data) => ({ data })));
+      batch.forEach((s, i) => s.resolve({ queued: decisions[i]!.allowed, decision: decisions[i]! }));
     } catch (err) {
       this.logger.error({ err, requests: batch.length }, 'event ingestion batch failed');
       for (const s of batch) s.reject(err);
@@ -120,16 +117,24 @@ export class EventIngestion {
    * One atomic upsert per store in the batch (fixed one-second windows on the
    * database clock, shared by every process); the returned total tells how
    * many of this batch's requests still fit.
+   *
+   * Its own transaction, which does not wait for the disk: the counter rows
+   * stay locked until commit, and a commit that waited for the WAL flush
+   * would make every concurrent batch for the same stores queue behind it.
+   * A crash can lose the last moment's counts, never an accepted event.
    */
-  private async count(em: EntityManager, batch: Submission[]): Promise<RateLimitDecision[]> {
+  private async count(batch: Submission[]): Promise<RateLimitDecision[]> {
     const perStore = new Map<string, number>();
     for (const s of batch) perStore.set(s.storeId, (perStore.get(s.storeId) ?? 0) + 1);
     // A stable order, so two processes' batches lock the same counters in the same order.
     const stores = [...perStore.keys()].sort();
+    // One statement, so one round trip: set_config(..., true) holds for the statement's own
+    // transaction, including its commit.
     const rows = await sql<{ storeId: string; count: number }>(
-      em,
-      `insert into event_rate_window as w (store_id, window_start, count)
-         select s, floor(extract(epoch from clock_timestamp()) / $3)::bigint, n from unnest($1::text[], $2::int[]) as t(s, n)
+      this.orm.em.fork(),
+      `with no_flush_wait as (select set_config('synchronous_commit', 'off', true))
+       insert into event_rate_window as w (store_id, window_start, count)
+         select s, floor(extract(epoch from clock_timestamp()) / $3)::bigint, n from unnest($1::text[], $2::int[]) as t(s, n), no_flush_wait
          on conflict (store_id, window_start) do update set count = w.count + excluded.count
          returning store_id as "storeId", count`,
       [stores, stores.map((s) => perStore.get(s)!), EVENTS_RATE_WINDOW_SECONDS],
