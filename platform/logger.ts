@@ -1,15 +1,18 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/** Structured JSON logs; request-scoped children carry `requestId`. `stderr` keeps stdout clean for CLI output. */
-export function createLogger(level: string, options: { stderr?: boolean } = {}): Logger {
+/**
+ * Structured JSON logs; request-scoped children carry `requestId`. `stderr` keeps stdout clean for
+ * CLI output; `destination` takes the lines elsewhere (tests read them).
+ */
+export function createLogger(level: string, options: { stderr?: boolean; destination?: DestinationStream } = {}): Logger {
   return pino(
     {
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.stderr ? pino.destination(2) : undefined,
+    options.destination ?? (options.stderr ? pino.destination(2) : undefined),
   );
 }

@@ -5,8 +5,9 @@ import { query } from './support/database.js';
 describe('HTTP error behaviour', () => {
   let app: TestApp;
   let acme: TestAccount;
+  const logs: Record<string, unknown>[] = [];
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ LOG_LEVEL: 'error' }, 'all', { logs });
     acme = await app.createAccount('Acme');
   });
   afterAll(async () => {
@@ -56,6 +57,9 @@ describe('HTTP error behaviour', () => {
       expect(body).toMatchObject({ type: '/problems/internal-error', status: 500, detail: 'Internal server error' });
       expect(body.instance).toContain(res.headers.get('x-request-id'));
       expect(text).not.toMatch(/relation|return_gone|select|stack|at /i);
+      // What the body hides is in the log, under the request's id.
+      const logged = logs.find((l) => l.msg === 'operation failed' && l.requestId === res.headers.get('x-request-id'));
+      expect(JSON.stringify(logged?.err)).toMatch(/return_gone|relation/);
     } finally {
       await query(app.databaseUrl, 'alter table returns.return_gone rename to return');
     }

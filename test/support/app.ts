@@ -32,7 +32,11 @@ export interface TestApp {
  * facade, workers) on a fresh database and a free port, the way `npm start`
  * does, and talks to it over real HTTP.
  */
-export async function startTestApp(env: Record<string, string> = {}, role: Role = 'all', options: { databaseUrl?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  role: Role = 'all',
+  options: { databaseUrl?: string; /** Collects the service's log lines (parsed) at LOG_LEVEL. */ logs?: Record<string, unknown>[] } = {},
+): Promise<TestApp> {
   // An existing database (another process of the same service) or a fresh one.
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
@@ -49,7 +53,8 @@ export async function startTestApp(env: Record<string, string> = {}, role: Role 
     DEMO_ACCOUNT: 'false',
     ...env,
   });
-  const logger = createLogger(config.logLevel);
+  const { logs } = options;
+  const logger = createLogger(config.logLevel, logs ? { destination: { write: (line: string) => void logs.push(JSON.parse(line)) } } : {});
   const service = await startService(config, logger, role);
   const baseUrl = `http://127.0.0.1:${service.port}`;
 
