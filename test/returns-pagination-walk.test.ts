@@ -40,6 +40,16 @@ describe('walking thousands of returns while others are created and updated', ()
     const seen: string[] = [];
     const created: string[] = [];
     let walking = true;
+    let cursor: string | null = null;
+    const fetchPage = async () => {
+      const res = await app.request(`/v2.2/stores/${acme.storeId}/returns?page-size=100${cursor ? `&page-continue=${encodeURIComponent(cursor)}` : ''}`, { token: acme.apiSecret });
+      expect(res.status).toBe(200);
+      seen.push(...(await res.json()).returns.map((r: { id: string }) => r.id));
+      cursor = res.headers.get('x-page-next');
+    };
+    // The writers start once the first page is read: a return created before that may rightly
+    // be on it; one created after sorts before the walk's start and must never show up.
+    await fetchPage();
     // Writers racing the walk: new returns, and changes to returns the walk already passed.
     const writers = Array.from({ length: 3 }, async (_, w) => {
       let n = 0;
@@ -48,7 +58,7 @@ describe('walking thousands of returns while others are created and updated', ()
           const res = await postReturn(app, acme, returnBody('W-1', [{ lineItemId: 'a', quantity: 1, reason: `during walk ${w}` }]));
           expect(res.status).toBe(201);
           created.push(res.body.return.id);
-        } else if (seen.length) {
+        } else {
           const target = seen[Math.floor(Math.random() * seen.length)]!;
           const res = await app.request(`/v2.2/returns/${target}/comments`, {
             method: 'POST',
@@ -60,13 +70,7 @@ describe('walking thousands of returns while others are created and updated', ()
         }
       }
     });
-    let cursor: string | null = null;
-    do {
-      const res = await app.request(`/v2.2/stores/${acme.storeId}/returns?page-size=100${cursor ? `&page-continue=${encodeURIComponent(cursor)}` : ''}`, { token: acme.apiSecret });
-      expect(res.status).toBe(200);
-      seen.push(...(await res.json()).returns.map((r: { id: string }) => r.id));
-      cursor = res.headers.get('x-page-next');
-    } while (cursor);
+    while (cursor) await fetchPage();
     walking = false;
     await Promise.all(writers);
 
