@@ -25,20 +25,33 @@ export interface HttpTarget {
   headers: Record<string, string>;
 }
 
+// node:http with keep-alive rather than fetch: a load generator should cost as little CPU as it can,
+// since it shares the machine with the server it measures (fetch's per-request objects kept the
+// client's thread in major garbage collections every few seconds).
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
-/** One GET on loopback; resolves with the status and the body (read fully, as a client would). */
-export function get(target: HttpTarget, path: string): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+export interface HttpResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One request on loopback; resolves with the status and the body (read fully, as a client would). */
+export function send(target: HttpTarget, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: target.port, path, method: 'GET', headers: target.headers, agent }, (res) => {
-      let body = '';
+    const req = request({ host: '127.0.0.1', port: target.port, path, method, headers: { ...target.headers, ...headers }, agent }, (res) => {
+      let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
+}
+
+export function get(target: HttpTarget, path: string): Promise<HttpResponse> {
+  return send(target, 'GET', path);
 }
 
 /** As many requests as `concurrency` clients can make back to back for `seconds`: maximum throughput. */

@@ -59,7 +59,7 @@ export async function startCustomEventWorkers(boss: PgBoss, service: CustomEvent
   // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
   await boss.work(
     CUSTOM_EVENTS_QUEUE,
-    { batchSize: 100, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     (jobs) => processCustomEventBatch(service, jobs, logger),
   );
 }
