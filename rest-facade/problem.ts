@@ -1,16 +1,17 @@
 import type { Request, Response } from 'express';
 import { AppError, INTERNAL_ERROR_MESSAGE, problemTitle } from '../platform/errors.js';
+import type { RequestScope } from '../platform/graphql/context.js';
 import type { Logger } from '../platform/logger.js';
 
 /**
  * The request id and logger attached to every request. The child logger is
- * made on first use (most requests log one line at most, hot paths none), and
- * through a getter on the class, not one defined per request: a per-request
- * accessor gives every request its own hidden class in the old generation,
- * which holds the whole request graph through minor collections and turns it
- * into major-collection work (measured: most of the p99 of a read at 500 req/s).
+ * made on first use (most requests log one line at most, hot paths none),
+ * through a getter on the class rather than one defined per request: V8
+ * allocates a per-request accessor in the old generation, where it holds the
+ * whole request graph through minor collections and turns it into
+ * major-collection work (docs/performance.md, returns).
  */
-export class RequestLocals {
+export class RequestLocals implements RequestScope {
   #logger: Logger | undefined;
 
   constructor(
