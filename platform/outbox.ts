@@ -37,7 +37,7 @@ export interface OutboxEvent<T = Record<string, unknown>> {
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
 
 /** A pg-boss `db` that runs on the EntityManager's transaction. */
-export function transactionDb(em: EntityManager) {
+function transactionDb(em: EntityManager) {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql(em, text, values ?? []) }) };
 }
 

@@ -3,7 +3,7 @@ import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { publishInTransaction, type OutboxEvent } from '../platform/outbox.js';
 import { startService, type RunningService } from '../server/main.js';
-import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
 import { freePort } from './support/processes.js';
 import { eventually } from './inventory-fixtures.js';
@@ -22,12 +22,8 @@ describe('restock across process restarts', () => {
   it('restocks a completion published before any worker ran, once', async () => {
     const databaseUrl = await createTestDatabase();
     const config = loadConfig({
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
+      ...testEnv(databaseUrl),
       DB_POOL_SIZE: '3',
-      DEMO_ACCOUNT: 'false',
       PORT: String(await freePort()),
       INVENTORY_SUBGRAPH_PORT: String(await freePort()),
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { startService, type RunningService } from '../server/main.js';
-import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
 import { freePort } from './support/processes.js';
 import { orderBody, returnBody } from './support/returns.js';
@@ -20,12 +20,8 @@ describe('split mode', () => {
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     const env = {
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
+      ...testEnv(databaseUrl),
       DB_POOL_SIZE: '3',
-      DEMO_ACCOUNT: 'false',
       PORT: String(await freePort()),
       RETURNS_SUBGRAPH_PORT: String(await freePort()),
       INVENTORY_SUBGRAPH_PORT: String(await freePort()),

@@ -95,7 +95,13 @@ function readPage(req: Request, query: Record<string, string>): PageParams {
   return { first, after: after || undefined };
 }
 
-const jsonParser = (limit: number) => express.json({ limit, strict: false, type: () => true });
+/** One parser per body limit, built once (routes share a handful of limits). */
+const jsonParsers = new Map<number, RequestHandler>();
+function jsonParser(limit: number): RequestHandler {
+  let parser = jsonParsers.get(limit);
+  if (!parser) jsonParsers.set(limit, (parser = express.json({ limit, strict: false, type: () => true })));
+  return parser;
+}
 
 function parseBody(req: Request, res: Response, limit: number): Promise<unknown> {
   const contentType = req.headers['content-type'] ?? '';

@@ -1,20 +1,9 @@
 import { isCurrency, isDecimalString } from '../../platform/money.js';
 import { readBody, Violations, type FieldReader } from '../../platform/validation.js';
-import type { Address } from './return.view.js';
+import type { Address, OrderLineRow } from './return.view.js';
 
-export interface OrderLineInput {
-  externalId: string;
-  productId: string | null;
-  variantId: string | null;
-  sku: string | null;
-  title: string | null;
-  variantTitle: string | null;
-  quantity: number;
-  price: string;
-  tax: string;
-  discount: string;
-  weightKg: string | null;
-}
+/** A validated line item: the stored row's fields but those the database assigns. */
+export type OrderLineInput = Omit<OrderLineRow, 'id' | 'orderId' | 'position'>;
 
 export interface OrderInput {
   provider: string;

@@ -6,6 +6,11 @@ import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
+/** What every service a test starts shares: its database, loopback, the admin token, quiet logs, no demo account. */
+export function testEnv(databaseUrl: string): Record<string, string> {
+  return { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'false' };
+}
+
 export interface TestAccount {
   accountId: string;
   storeId: string;
@@ -40,17 +45,13 @@ export async function startTestApp(
   // An existing database (another process of the same service) or a fresh one.
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
+    ...testEnv(databaseUrl),
     PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '4',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     WEBHOOK_RETRY_SCHEDULE: '1,1,2',
     SHUTDOWN_TIMEOUT_MS: '5000',
-    DEMO_ACCOUNT: 'false',
     ...env,
   });
   const { logs } = options;
