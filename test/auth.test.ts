@@ -74,8 +74,11 @@ describe('REST authentication and authorization', () => {
     expect(keys.every((k) => k.hash !== acme.compatKey)).toBe(true);
   });
 
-  it('lets the admin token read any store', async () => {
+  it('lets the admin token read any store, and answers 404 for a store that does not exist', async () => {
     expect((await list(globex.storeId, app.adminToken)).status).toBe(200);
+    const missing = await list('sto_01NOSUCHSTORE0000000000000', app.adminToken);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ type: '/problems/store-not-found', status: 404 });
   });
 });
 

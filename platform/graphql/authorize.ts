@@ -1,7 +1,7 @@
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Scope } from '../accounts/credentials.js';
 import { authorizeStore, canSeeStore, storeNotFound } from '../auth.js';
-import type { GraphQLContext } from './context.js';
+import { memoize, type GraphQLContext } from './context.js';
 
 /**
  * The check every store-scoped resolver makes first: the store must be visible
@@ -11,7 +11,17 @@ import type { GraphQLContext } from './context.js';
  */
 export async function authorizeStoreAccess(ctx: GraphQLContext, accounts: AccountsService, storeId: string, scope: Scope): Promise<void> {
   authorizeStore(ctx.auth, storeId, scope);
-  if (ctx.auth.kind === 'admin' && !(await accounts.storeExists(storeId))) throw storeNotFound(storeId);
+  if (!(await storeVisible(ctx, accounts, storeId))) throw storeNotFound(storeId);
+}
+
+/**
+ * Whether the caller can see the store: an account sees its own, the admin
+ * token every store that exists. The admin's lookup is made once per request
+ * (the REST facade checks before its operation, the resolver again).
+ */
+export function storeVisible(ctx: GraphQLContext, accounts: AccountsService, storeId: string): boolean | Promise<boolean> {
+  if (ctx.auth.kind !== 'admin') return canSeeStore(ctx.auth, storeId);
+  return memoize(ctx, `store-exists:${storeId}`, () => accounts.storeExists(storeId));
 }
 
 /** For lookups by id (entity references, `return(id)`): a row of a store the caller cannot see does not exist. */

@@ -1,8 +1,9 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
-import { canSeeStore, credentialsFrom, hasScope, scopeForbidden, storeNotFound, type Credentials, type Principal } from '../../platform/auth.js';
+import { credentialsFrom, hasScope, scopeForbidden, storeNotFound, type Credentials, type Principal } from '../../platform/auth.js';
 import { AppError, invalid } from '../../platform/errors.js';
+import { storeVisible } from '../../platform/graphql/authorize.js';
 import { RequestContext } from '../../platform/graphql/context.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
@@ -133,16 +134,13 @@ export function v2Route(deps: V2Deps, options: V2RouteOptions): RequestHandler {
         const decision = deps.secretLimiter.consume(principal.secretId);
         if (!decision.allowed) throw rateLimited('per-secret', decision, deps.secretLimiter.windowMs / 1000);
       }
+      const context = new RequestContext(principal, credentials, locals(res));
       const storeId = typeof req.params.storeId === 'string' ? req.params.storeId : undefined;
-      if (storeId !== undefined) {
-        const visible = principal.kind === 'admin' ? await deps.accounts.storeExists(storeId) : canSeeStore(principal, storeId);
-        if (!visible) throw storeNotFound(storeId);
-      }
+      if (storeId !== undefined && !(await storeVisible(context, deps.accounts, storeId))) throw storeNotFound(storeId);
       if (!hasScope(principal, options.scope)) throw scopeForbidden(options.scope);
       const query = readQuery(req, [...(options.query ?? []), ...(options.paginated ? PAGINATION_PARAMS : [])]);
       const page = options.paginated ? readPage(req, query) : { first: PAGE_SIZE.default, after: undefined };
       const body = options.body ? await parseBody(req, res, options.body.limit) : undefined;
-      const context = new RequestContext(principal, credentials, locals(res));
       const result = await options.handle({
         req,
         principal,
