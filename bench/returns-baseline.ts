@@ -2,7 +2,8 @@ import express from 'express';
 import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
 import { encodeCursor, decodeCursor, setCursorSigningKey } from '../platform/cursor.js';
-import { ITEM_COLUMNS, LINE_COLUMNS, ORDER_COLUMNS, RETURN_COLUMNS, RETURN_SORT_AT } from '../subgraphs/returns/returns.sql.js';
+import { sortAtSql } from '../platform/db/keyset.js';
+import { ITEM_COLUMNS, LINE_COLUMNS, ORDER_COLUMNS, RETURN_COLUMNS } from '../subgraphs/returns/returns.sql.js';
 import { orderView, restOrder, restReturn, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.view.js';
 
 /**
@@ -24,7 +25,7 @@ async function authorised(header: string | undefined, storeId?: string): Promise
 
 async function views(ids: string[]) {
   const [returns, items, comments] = await Promise.all([
-    pool.query<ReturnRow & { sortAt: string }>(`select ${RETURN_COLUMNS}, ${RETURN_SORT_AT} from returns.return r join returns."order" o on o.id = r.order_id where r.id = any($1)`, [ids]),
+    pool.query<ReturnRow & { sortAt: string }>(`select ${RETURN_COLUMNS}, ${sortAtSql('r.updated_at')} from returns.return r join returns."order" o on o.id = r.order_id where r.id = any($1)`, [ids]),
     pool.query<ReturnItemRow>(`select ${ITEM_COLUMNS} from returns.return_item i join returns.order_line_item l on l.id = i.order_line_item_id where i.return_id = any($1) and i.status = 'active' order by i.return_id, i.position`, [ids]),
     pool.query<CommentRow>(`select id, return_id as "returnId", message, created_at as "createdAt" from returns.return_comment where return_id = any($1) order by created_at, id`, [ids]),
   ]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
-import { sortAtSql } from '../platform/pagination.js';
+import { sortAtSql } from '../platform/db/keyset.js';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { createLogger } from '../platform/logger.js';
 import { closedLoop, formatRow, get, openLoop, type Figures, type HttpTarget } from './support/load.js';

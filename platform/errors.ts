@@ -1,7 +1,11 @@
+import type { ProblemSlug } from './problems.js';
+
 /**
- * The one error model. Domain code throws `AppError`; the REST facade turns it
- * into RFC 9457 problem details and the GraphQL formatter into
- * `extensions.code`/`extensions.problem`. Nothing else reaches a client.
+ * The one error model. Domain code throws `AppError`; each API surface turns
+ * it into its own format (RFC 9457 problem details on `/v2.2`), and GraphQL
+ * carries it in `extensions` (`code`, `type`, `problem`, `status`, `errors`),
+ * from which the facade rebuilds the same AppError. Nothing else reaches a
+ * client.
  */
 export type ErrorType =
   | 'invalid_data'
@@ -14,6 +18,7 @@ export type ErrorType =
   | 'unsupported_media_type'
   | 'unprocessable'
   | 'rate_limited'
+  | 'unavailable'
   | 'unexpected';
 
 export const HTTP_STATUS: Record<ErrorType, number> = {
@@ -27,6 +32,7 @@ export const HTTP_STATUS: Record<ErrorType, number> = {
   unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
+  unavailable: 503,
   unexpected: 500,
 };
 
@@ -42,8 +48,31 @@ export const GRAPHQL_CODE: Record<ErrorType, string> = {
   unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   unprocessable: 'UNPROCESSABLE',
   rate_limited: 'RATE_LIMITED',
+  unavailable: 'SERVICE_UNAVAILABLE',
   unexpected: 'INTERNAL_SERVER_ERROR',
 };
+
+export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
+
+/**
+ * GraphQL error codes whose message is meant for the client: the domain's
+ * (but the unexpected), GraphQL's own request errors, and the depth/cost
+ * limit. The formatters mask every other error.
+ */
+export const PUBLIC_GRAPHQL_CODES: ReadonlySet<string> = new Set([
+  ...Object.values(GRAPHQL_CODE).filter((code) => code !== GRAPHQL_CODE.unexpected),
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  QUERY_TOO_COMPLEX,
+]);
+
+export function isErrorType(value: unknown): value is ErrorType {
+  return typeof value === 'string' && Object.hasOwn(HTTP_STATUS, value);
+}
 
 /** One invalid input: a JSON pointer into the body, or `query#name` / `header#name`. */
 export interface FieldError {
@@ -59,11 +88,11 @@ export interface AppErrorOptions {
 export class AppError extends Error {
   readonly type: ErrorType;
   /** Stable machine slug, also the problem type `/problems/<slug>`. */
-  readonly slug: string;
+  readonly slug: ProblemSlug;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(type: ErrorType, slug: string, detail: string, options: AppErrorOptions = {}) {
+  constructor(type: ErrorType, slug: ProblemSlug, detail: string, options: AppErrorOptions = {}) {
     super(detail);
     this.name = 'AppError';
     this.type = type;
@@ -81,6 +110,7 @@ export class AppError extends Error {
     // `headers` (e.g. Retry-After of a 429) travel with the error so the REST facade can send them.
     return {
       code: GRAPHQL_CODE[this.type],
+      type: this.type,
       problem: this.slug,
       status: this.status,
       ...(this.errors ? { errors: this.errors } : {}),
@@ -95,44 +125,10 @@ export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
 
-export const invalid = (slug: string, detail: string, errors?: FieldError[]) =>
+export const invalid = (slug: ProblemSlug, detail: string, errors?: FieldError[]) =>
   new AppError('invalid_data', slug, detail, { errors });
-export const notFound = (slug: string, detail: string) => new AppError('not_found', slug, detail);
-export const conflict = (slug: string, detail: string) => new AppError('conflict', slug, detail);
+export const notFound = (slug: ProblemSlug, detail: string) => new AppError('not_found', slug, detail);
+export const conflict = (slug: ProblemSlug, detail: string) => new AppError('conflict', slug, detail);
 
-/** Titles of the problem types, served as documentation at `/problems/<slug>`. */
-export const PROBLEM_TITLES: Record<string, string> = {
-  'invalid-json': 'The request body is not valid JSON',
-  'validation-failed': 'The request is invalid',
-  'unknown-parameter': 'Unknown query parameter',
-  'invalid-page-size': 'Invalid page size',
-  'invalid-cursor': 'Invalid pagination cursor',
-  unauthorized: 'Authentication required',
-  'scope-forbidden': 'The credentials lack a required scope',
-  forbidden: 'Not allowed',
-  'store-not-found': 'Store not found',
-  'not-found': 'Resource not found',
-  'route-not-found': 'No such route',
-  'method-not-allowed': 'Method not allowed',
-  'payload-too-large': 'Request body too large',
-  'unsupported-media-type': 'Unsupported media type',
-  'rate-limited': 'Too many requests',
-  'internal-error': 'Internal server error',
-  'order-not-found': 'Order not found',
-  'return-not-found': 'Return not found',
-  'quantity-not-returnable': 'Quantity not returnable',
-  'idempotency-key-reused': 'Idempotency key reused with a different request',
-  'idempotency-key-in-progress': 'A request with this idempotency key is in progress',
-  'invalid-transition': 'Status transition not allowed',
-  'account-not-found': 'Account not found',
-  'location-not-found': 'Location not found',
-  'product-not-found': 'Product not found',
-  'inbound-shipment-not-found': 'Inbound shipment not found',
-  'inventory-item-not-found': 'Inventory item not found',
-  'insufficient-stock': 'Not enough stock',
-  'quantity-exceeds-expected': 'More units reported than the shipment expects',
-};
-
-export function problemTitle(slug: string): string {
-  return PROBLEM_TITLES[slug] ?? slug.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
-}
+/** The masked form of anything unexpected. */
+export const internalError = () => new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);

@@ -7,34 +7,53 @@ import { QUEUE_SCHEMA, type PgBoss } from './queue.js';
  * Domain events, written in the same transaction as the change they describe
  * (transactional outbox on pg-boss): a change without its event, or an event
  * without its change, cannot happen. Consumers subscribe a queue of their own
- * to the event types they need (pg-boss pub/sub), so each gets every event.
+ * to the events they need (pg-boss pub/sub), so each gets every event.
+ *
+ * Each event type is a contract (`outboxContract`) owned by the subgraph that
+ * emits it: its name, version, subject and payload type, used by the
+ * producer and by every consumer. This module knows no domain event.
  */
-export const OUTBOX_EVENT_TYPES = [
-  'return.created',
-  'return.updated',
-  'inbound_shipment.created',
-  'inbound_shipment.updated',
-  'inventory_item.created',
-  'inventory_item.updated',
-  'custom_event.created',
-] as const;
-export type OutboxEventType = (typeof OUTBOX_EVENT_TYPES)[number];
-
-export interface OutboxEvent<T = Record<string, unknown>> {
+export interface OutboxEvent<Type extends string = string, Data = unknown> {
   /** `evt_...`, unique per event: consumers deduplicate on it. */
   id: string;
-  type: OutboxEventType;
+  type: Type;
+  /** The payload's version: a consumer reads the versions it knows and leaves others alone. */
+  version: number;
   storeId: string;
   /** `return`, `inbound_shipment`, `inventory_item`, `custom_event`. */
   subjectType: string;
   subjectId: string;
   /** When the change committed (RFC 3339). */
   occurredAt: string;
-  data: T;
+  data: Data;
 }
 
-/** The queue that keeps every event for webhook delivery (subscribed from the first start, so none is missed). */
-export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
+export interface OutboxContract<Type extends string = string, Data = unknown> {
+  readonly type: Type;
+  readonly version: number;
+  readonly subjectType: string;
+  /** Carries the payload type for TypeScript; never set. */
+  readonly data?: Data;
+}
+
+/** Declares an event type: `outboxContract<Payload>()('return.updated', 'return')`. */
+export function outboxContract<Data>() {
+  return <const Type extends string>(type: Type, subjectType: string, version = 1): OutboxContract<Type, Data> => ({ type, version, subjectType });
+}
+
+type DataOf<C> = C extends OutboxContract<string, infer D> ? D : never;
+type TypeOf<C> = C extends OutboxContract<infer T, unknown> ? T : never;
+
+/** Whether an event received from a queue is one of this contract (type and version). */
+export function isEventOf<C extends OutboxContract>(contract: C, event: OutboxEvent): event is OutboxEvent<TypeOf<C>, DataOf<C>> {
+  return event.type === contract.type && event.version === contract.version;
+}
+
+export interface Publication<Data> {
+  storeId: string;
+  subjectId: string;
+  data: Data;
+}
 
 /** A pg-boss `db` that runs on the EntityManager's transaction. */
 function transactionDb(em: EntityManager) {
@@ -42,48 +61,51 @@ function transactionDb(em: EntityManager) {
 }
 
 /**
- * Publishes an event inside the caller's transaction. Must be called inside
- * `em.transactional(...)`: the job rows commit or roll back with the change.
+ * Publishes events of one contract inside the caller's transaction, with one
+ * insert per subscribed queue (a batch publishing event by event would pay a
+ * lookup and an insert each time). Must run inside `em.transactional(...)`:
+ * the job rows commit or roll back with the change.
  */
-export async function publishInTransaction<T extends Record<string, unknown>>(
-  boss: PgBoss,
-  em: EntityManager,
-  event: Omit<OutboxEvent<T>, 'id' | 'occurredAt'> & { occurredAt?: string },
-): Promise<OutboxEvent<T>> {
-  if (!em.isInTransaction()) throw new Error(`outbox event ${event.type} published outside a transaction`);
-  const full: OutboxEvent<T> = { id: `evt_${ulid()}`, occurredAt: new Date().toISOString(), ...event };
-  await boss.publish(full.type, full as unknown as object, { db: transactionDb(em) });
-  return full;
-}
-
-/**
- * Publishes several events of one type inside the caller's transaction, with
- * one insert per subscribed queue (a batch job publishing per event would
- * otherwise pay a lookup and an insert each time). Same guarantees as
- * `publishInTransaction`.
- */
-export async function publishManyInTransaction<T extends Record<string, unknown>>(
-  boss: PgBoss,
-  em: EntityManager,
-  type: OutboxEventType,
-  events: (Omit<OutboxEvent<T>, 'id' | 'occurredAt' | 'type'> & { occurredAt?: string })[],
-): Promise<OutboxEvent<T>[]> {
-  if (!em.isInTransaction()) throw new Error(`outbox event ${type} published outside a transaction`);
+export async function publish<C extends OutboxContract>(boss: PgBoss, em: EntityManager, contract: C, events: Publication<DataOf<C>>[]): Promise<OutboxEvent<TypeOf<C>, DataOf<C>>[]> {
+  if (!em.isInTransaction()) throw new Error(`outbox event ${contract.type} published outside a transaction`);
   if (!events.length) return [];
   const occurredAt = new Date().toISOString();
-  const full = events.map((event): OutboxEvent<T> => ({ id: `evt_${ulid()}`, occurredAt, type, ...event }));
-  const queues = await sql<{ name: string }>(em, `select name from ${QUEUE_SCHEMA}.subscription where event = $1`, [type]);
+  const full = events.map(
+    (e): OutboxEvent<TypeOf<C>, DataOf<C>> => ({
+      id: `evt_${ulid()}`,
+      type: contract.type as TypeOf<C>,
+      version: contract.version,
+      storeId: e.storeId,
+      subjectType: contract.subjectType,
+      subjectId: e.subjectId,
+      occurredAt,
+      data: e.data,
+    }),
+  );
+  const queues = await sql<{ name: string }>(em, `select name from ${QUEUE_SCHEMA}.subscription where event = $1`, [contract.type]);
   for (const { name } of queues) await boss.insert(name, full.map((data) => ({ data })), { db: transactionDb(em) });
   return full;
 }
 
-/** Creates a consumer queue and subscribes it to event types. Idempotent; safe in every process. */
-export async function subscribeQueue(boss: PgBoss, queue: string, types: readonly OutboxEventType[], options: Parameters<PgBoss['createQueue']>[1] = {}): Promise<void> {
-  if (!(await boss.getQueue(queue))) await boss.createQueue(queue, options);
-  for (const type of types) await boss.subscribe(type, queue);
-}
+/**
+ * How long an outbox event waits in a consumer's queue before pg-boss would
+ * delete it unworked (its default is 14 days). Committed events must never
+ * silently disappear, so consumer queues keep them for ten years: in practice
+ * until a worker takes them. (Completed jobs are deleted after a week, pg-boss's
+ * default, which is a separate setting.)
+ */
+export const OUTBOX_RETENTION_SECONDS = 10 * 365 * 24 * 3600;
 
-/** Platform-level subscriptions: every event is kept for the webhooks worker from day one. */
-export async function createOutboxQueues(boss: PgBoss): Promise<void> {
-  await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, OUTBOX_EVENT_TYPES);
+type QueueOptions = NonNullable<Parameters<PgBoss['createQueue']>[1]>;
+
+/**
+ * Creates (or updates) a consumer queue and subscribes it to contracts.
+ * Idempotent; safe in every process. Its retention is OUTBOX_RETENTION_SECONDS
+ * unless the consumer chooses otherwise.
+ */
+export async function subscribeQueue(boss: PgBoss, queue: string, contracts: readonly OutboxContract[], options: QueueOptions = {}): Promise<void> {
+  const settings = { retentionSeconds: OUTBOX_RETENTION_SECONDS, ...options };
+  if (!(await boss.getQueue(queue))) await boss.createQueue(queue, settings);
+  else await boss.updateQueue(queue, settings);
+  for (const { type } of new Set(contracts)) await boss.subscribe(type, queue);
 }

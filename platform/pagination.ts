@@ -3,15 +3,6 @@ import { invalid } from './errors.js';
 
 export const PAGE_SIZE = { min: 1, max: 500, default: 20 } as const;
 
-/**
- * The select-list item that carries a timestamp sort key as `"sortAt"`, kept to
- * the microsecond (a `Date` would round to milliseconds and a cursor could land
- * between two rows).
- */
-export function sortAtSql(column: string): string {
-  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sortAt"`;
-}
-
 export interface PageRequest {
   first: number;
   /** The decoded keyset position, or undefined for the first page. */

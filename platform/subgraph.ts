@@ -3,6 +3,7 @@ import type { Config, SubgraphName } from './config.js';
 import type { DbModule, Orm } from './db/orm.js';
 import type { FederatedSchema } from './graphql/build-federated-schema.js';
 import type { Logger } from './logger.js';
+import type { OutboxContract } from './outbox.js';
 import type { PgBoss } from './queue.js';
 
 /** What a subgraph gets from the platform at start-up. */
@@ -18,6 +19,8 @@ export interface SubgraphDeps {
 export interface SubgraphDefinition {
   name: SubgraphName;
   db: DbModule;
+  /** The outbox events it publishes (its contracts with consumers in other subgraphs). */
+  publishes: readonly OutboxContract[];
   /** Without deps only the SDL is meaningful (composition). */
   build(deps?: SubgraphDeps): Promise<FederatedSchema>;
   /** Creates the subgraph's queues (every role that sends jobs needs them). */

@@ -3,26 +3,25 @@ import { Kind, parse, print, validate, type DocumentNode, type GraphQLError, typ
 import { createHash } from 'node:crypto';
 import { apolloLogger } from '../gateway/gateway.js';
 import type { Logger } from '../platform/logger.js';
-import { AppError, HTTP_STATUS, INTERNAL_ERROR_MESSAGE, type ErrorType, type FieldError } from '../platform/errors.js';
+import { AppError, internalError, isErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
+import { isProblemSlug } from '../platform/problems.js';
 
-const TYPE_BY_STATUS = new Map(Object.entries(HTTP_STATUS).map(([type, status]) => [status, type as ErrorType]));
-
-/** Turns the GraphQL error a subgraph raised back into the AppError it started as. */
+/**
+ * Turns the GraphQL error a subgraph raised back into the AppError it started
+ * as, from the `type` and `problem` it carries in `extensions`. A GraphQL
+ * input error without them (a variable the schema refused) is a 400.
+ */
 export function appErrorFromGraphQL(error: GraphQLFormattedError | GraphQLError): AppError {
   const ext = error.extensions ?? {};
-  const status = typeof ext.status === 'number' ? ext.status : undefined;
-  const type = status ? TYPE_BY_STATUS.get(status) : undefined;
-  if (type && typeof ext.problem === 'string') {
-    return new AppError(type, ext.problem, error.message, {
+  if (isErrorType(ext.type) && typeof ext.problem === 'string' && isProblemSlug(ext.problem)) {
+    return new AppError(ext.type, ext.problem, error.message, {
       errors: ext.errors as FieldError[] | undefined,
       headers: ext.headers as Record<string, string> | undefined,
     });
   }
-  if (ext.code === 'BAD_USER_INPUT' || ext.code === 'GRAPHQL_VALIDATION_FAILED') {
-    return new AppError('invalid_data', 'validation-failed', error.message);
-  }
-  return new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
+  if (ext.code === 'BAD_USER_INPUT' || ext.code === 'GRAPHQL_VALIDATION_FAILED') return new AppError('invalid_data', 'validation-failed', error.message);
+  return internalError();
 }
 
 /** An operation the facade runs: parsed and hashed once at module load, then sent as it is every time. */

@@ -1,20 +1,20 @@
 import type { ApolloGateway } from '@apollo/gateway';
 import type { ApolloServer } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { GraphQLError } from 'graphql';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
-import { MemoryRateLimiter } from '../platform/rate-limit.js';
-import { credentialsFrom } from '../platform/auth.js';
-import { AppError, PROBLEM_TITLES, problemTitle } from '../platform/errors.js';
-import { RequestContext, type GraphQLContext } from '../platform/graphql/context.js';
+import { AppError } from '../platform/errors.js';
+import type { GraphQLContext } from '../platform/graphql/context.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
+import { isProblemSlug, problemExplanation, problemTitle } from '../platform/problems.js';
+import { MemoryRateLimiter } from '../platform/rate-limit.js';
 import { GatewayClient } from '../rest-facade/gateway-client.js';
-import { locals, RequestLocals, sendProblem, toAppError } from '../rest-facade/problem.js';
-import { routeNotFound } from '../rest-facade/routing.js';
-import { v2Router } from '../rest-facade/v2/index.js';
+import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
+import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
+import { v2Routes } from '../rest-facade/v2/index.js';
+import { sendProblem } from '../rest-facade/v2/surface.js';
+import { graphqlHttp } from './graphql-http.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -28,7 +28,7 @@ export interface HttpAppOptions {
    * compatibility key and the facade's large bodies.
    */
   subgraphServer?: boolean;
-  /** Gateway roles: the gateway the REST facade runs its operations on (no facade without one). */
+  /** Gateway roles: the gateway the REST facades run their operations on (no facade without one). */
   gateway?: ApolloGateway;
   ready(): Promise<{ database: boolean; queue: boolean }>;
 }
@@ -40,7 +40,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'extended');
+  // Node's own parser: repeated names become arrays (refused as such) and no name is dropped, `__proto__` included.
+  app.set('query parser', 'simple');
 
   // Request id (echoed when the caller sends a sane one) and one access log line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -65,49 +66,33 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const checks = await options.ready();
     res.status(checks.database && checks.queue ? 200 : 503).json({ status: checks.database && checks.queue ? 'ready' : 'unavailable', checks });
   });
+  // The documentation page of every problem type the service answers with.
   app.get('/problems/:slug', (req, res, next) => {
     const slug = String(req.params.slug);
-    if (!(slug in PROBLEM_TITLES)) return next();
-    res.type('text/plain').send(`${problemTitle(slug)}\n\nProblem type /problems/${slug}. See docs/errors.md for when it occurs and what to do.\n`);
+    if (!isProblemSlug(slug)) return next();
+    res.type('text/plain').send(`${problemTitle(slug)}\n\n${problemExplanation(slug)}\n`);
   });
 
-  app.use(
-    '/graphql',
-    // A subgraph process receives the facade's operations, which carry REST bodies of up to 5 MB (events).
-    express.json({ limit: options.subgraphServer ? '6mb' : '1mb' }),
-    expressMiddleware(options.graphql, {
-      context: async ({ req, res }): Promise<GraphQLContext> => {
-        const credentials = credentialsFrom(req.headers);
-        if (!options.subgraphServer) delete credentials.compatKey;
-        const principal = await options.accounts.authenticate(credentials, options.adminToken);
-        if (!principal) {
-          throw new GraphQLError('Send the admin token or an API secret as "Authorization: Bearer <token>".', {
-            extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="graphql"']]) } },
-          });
-        }
-        return new RequestContext(principal, credentials, locals(res));
-      },
-    }),
-  );
+  app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
   if (options.gateway) {
-    const v2 = v2Router({
+    const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
+    const v2 = v2Routes(deps, {
       accounts: options.accounts,
       adminToken: options.adminToken,
-      gateway: new GatewayClient(options.gateway, logger),
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
     });
     app.use('/v2.2', v2.router);
   }
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(routeNotFound(req)));
-  // The one place errors become HTTP responses.
+  // Errors outside the API surfaces (each answers its own): problem details.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { type?: string; status?: number };
+    const e = err as { type?: string };
     let error: AppError;
     if (e?.type === 'entity.parse.failed') error = new AppError('invalid_data', 'invalid-json', 'The body is not valid JSON.');
     else if (e?.type === 'entity.too.large') error = new AppError('payload_too_large', 'payload-too-large', 'The body is too large.');
-    else error = toAppError(err, locals(res).logger);
+    else error = routerError(err) ?? toAppError(err, locals(res).logger);
     sendProblem(req, res, error);
   });
   return app;

@@ -9,10 +9,13 @@ import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
-import { createOutboxQueues } from '../platform/outbox.js';
+import { subscribeQueue } from '../platform/outbox.js';
 import { startQueue, type PgBoss } from '../platform/queue.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
-import { SUBGRAPHS } from '../subgraphs/index.js';
+import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+
+/** Keeps every published event for webhook delivery, from the first start, so none is missed. */
+export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 
@@ -91,7 +94,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
     }
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
-    await createOutboxQueues(boss);
+    await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;

@@ -9,3 +9,6 @@ export const SUBGRAPHS: Record<SubgraphName, SubgraphDefinition> = {
   inventory: inventorySubgraph,
   events: eventsSubgraph,
 };
+
+/** Every outbox event any subgraph publishes (webhook delivery subscribes to all of them). */
+export const PUBLISHED_EVENTS = Object.values(SUBGRAPHS).flatMap((s) => s.publishes);

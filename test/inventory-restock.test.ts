@@ -1,28 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishInTransaction, type OutboxEvent } from '../platform/outbox.js';
+import type { OutboxEvent } from '../platform/outbox.js';
 import { RESTOCK_QUEUE } from '../subgraphs/inventory/restock.job.js';
 import { RestockService } from '../subgraphs/inventory/restock.service.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { createLocation, eventually, rest, upsertProduct } from './inventory-fixtures.js';
-
-interface ReturnItem {
-  id: string;
-  sku: string | null;
-  quantity: number;
-  productId?: string | null;
-  title?: string;
-}
+import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './support/returns.js';
+import { createLocation, eventually, gql, rest, upsertProduct } from './inventory-fixtures.js';
 
 /**
- * The returns subgraph emits `return.updated` (docs/outbox.md); here the test
- * plays its part and publishes the event in the documented shape.
+ * Restock is driven by the returns subgraph's real `return.updated` events:
+ * orders and returns go in through REST, completions through the status
+ * route, and the restock queue receives what the returns subgraph published.
  */
 describe('restock of completed returns', () => {
   let app: TestApp;
   let acme: TestAccount;
   let dock: string;
-  let seq = 0;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -30,39 +23,37 @@ describe('restock of completed returns', () => {
     dock = await createLocation(app, acme.storeId, 'Returns dock');
     await upsertProduct(app, acme.storeId, { sku: 'TEE-S', title: 'Tee', variantTitle: 'S' });
     await upsertProduct(app, acme.storeId, { sku: 'HAT', title: 'Hat' });
+    await returnLocation(acme, dock);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const publish = async (returnId: string, status: string, items: ReturnItem[], destinationLocationId: string | null, storeId = acme.storeId): Promise<OutboxEvent> => {
-    const { boss, platformOrm } = app.service.runtime;
-    return platformOrm.em.fork().transactional((em) =>
-      publishInTransaction(boss, em, {
-        type: 'return.updated',
-        storeId,
-        subjectType: 'return',
-        subjectId: returnId,
-        data: {
-          return: {
-            id: returnId,
-            status,
-            items: items.map((i) => ({ orderItem: { id: `oli_${i.id}`, line_item_id: `li_${i.id}` }, variantId: null, productId: null, ...i })),
-          },
-          order: { id: `ord_${returnId}`, name: '#1001' },
-          previousStatus: 'open',
-          destinationLocationId,
-        },
-      }),
-    );
-  };
+  async function returnLocation(account: TestAccount, locationId: string | null) {
+    await gql(app, 'mutation($s: ID!, $i: StoreSettingsInput!) { updateStoreSettings(storeId: $s, input: $i) { storeId } }', { s: account.storeId, i: { returnLocationId: locationId } });
+  }
 
-  /** Waits until the restock job of an event has finished (completed), whatever it did. */
-  const processed = (event: OutboxEvent) =>
-    eventually(async () => {
-      const rows = await query<{ state: string }>(app.databaseUrl, `select state from pgboss.job where name = $1 and data->>'id' = $2`, [RESTOCK_QUEUE, event.id]);
-      return rows[0]?.state === 'completed';
+  /** An order with these lines and one return of all of them: its id. */
+  async function openReturn(account: TestAccount, lines: OrderLine[]): Promise<string> {
+    const order = orderBody({}, lines);
+    expect((await pushOrder(app, account, order)).status).toBe(200);
+    const created = await postReturn(app, account, returnBody(order.id as string, lines.map((l) => ({ lineItemId: l.id, quantity: l.quantity, reason: 'unwanted' }))));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.return.id as string;
+  }
+
+  async function setStatus(account: TestAccount, returnId: string, status: string) {
+    const res = await app.request(`/v2.2/returns/${returnId}/status`, { method: 'PUT', token: account.apiSecret, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status }) });
+    expect(res.status).toBe(204);
+  }
+
+  /** The restock jobs of a return, oldest first, once all of them are done. */
+  async function restocked(returnId: string, count: number): Promise<OutboxEvent[]> {
+    return eventually(async () => {
+      const rows = await query<{ state: string; data: OutboxEvent }>(app.databaseUrl, `select state, data from pgboss.job where name = $1 and data->>'subjectId' = $2 order by created_on`, [RESTOCK_QUEUE, returnId]);
+      return rows.length >= count && rows.every((r) => r.state === 'completed') ? rows.map((r) => r.data) : undefined;
     });
+  }
 
   const stockAt = async (storeId = acme.storeId) =>
     query<{ sku: string; kind: string; name: string; location: string; quantity: number }>(
@@ -73,21 +64,14 @@ describe('restock of completed returns', () => {
       [storeId],
     );
 
-  const nextId = (prefix: string) => `${prefix}_${++seq}`;
-
-  it('adds known skus as RETURN and unknown ones as UNKNOWN (named by their title) at the destination', async () => {
-    const ret = nextId('ret');
-    const event = await publish(
-      ret,
-      'complete',
-      [
-        { id: nextId('rti'), sku: 'TEE-S', quantity: 2 },
-        { id: nextId('rti'), sku: 'HAT', quantity: 1 },
-        { id: nextId('rti'), sku: 'MYSTERY-9', quantity: 3, title: 'Mystery box' },
-      ],
-      dock,
-    );
-    await processed(event);
+  it('restock-unknown-title: adds known skus as RETURN and an unknown one as UNKNOWN named by its order line title, at the return location', async () => {
+    const returnId = await openReturn(acme, [
+      { id: 'l-tee', sku: 'TEE-S', title: 'Tee', quantity: 2, price: '10.00' },
+      { id: 'l-hat', sku: 'HAT', title: 'Hat', quantity: 1, price: '5.00' },
+      { id: 'l-box', sku: 'MYSTERY-9', title: 'Mystery box', quantity: 3, price: '1.00' },
+    ]);
+    await setStatus(acme, returnId, 'complete');
+    await restocked(returnId, 1);
     expect(await stockAt()).toEqual([
       { sku: 'HAT', kind: 'RETURN', name: 'Hat', location: 'Returns dock', quantity: 1 },
       { sku: 'MYSTERY-9', kind: 'UNKNOWN', name: 'Mystery box', location: 'Returns dock', quantity: 3 },
@@ -103,60 +87,66 @@ describe('restock of completed returns', () => {
     expect(announced).toHaveLength(1);
   });
 
-  it('restocks each return item exactly once: redelivered events, a reopened and re-completed return, and racing runs', async () => {
+  it('restocks each return item exactly once: a redelivered event, a reopened and re-completed return, and racing runs', async () => {
     const store = await app.createAccount('Once');
     const loc = await createLocation(app, store.storeId, 'Back room');
     await upsertProduct(app, store.storeId, { sku: 'HAT', title: 'Hat' });
-    const ret = nextId('ret');
-    const items = [
-      { id: nextId('rti'), sku: 'HAT', quantity: 2 },
-      { id: nextId('rti'), sku: 'HAT', quantity: 1 },
-    ];
-    await processed(await publish(ret, 'complete', items, loc, store.storeId));
+    await returnLocation(store, loc);
+    const returnId = await openReturn(store, [
+      { id: 'a', sku: 'HAT', quantity: 2, price: '5.00' },
+      { id: 'b', sku: 'HAT', quantity: 1, price: '5.00' },
+    ]);
+    await setStatus(store, returnId, 'complete');
+    const [completion] = await restocked(returnId, 1);
     expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([3]);
 
     // The same completion delivered again, then a reopen and a second completion.
-    await processed(await publish(ret, 'complete', items, loc, store.storeId));
-    await processed(await publish(ret, 'open', items, loc, store.storeId));
-    await processed(await publish(ret, 'complete', items, loc, store.storeId));
+    await app.service.runtime.boss.send(RESTOCK_QUEUE, completion!);
+    await setStatus(store, returnId, 'open');
+    await setStatus(store, returnId, 'complete');
+    await restocked(returnId, 4);
     expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([3]);
 
-    // Two workers running the same job at the same time (as after a lost lock): one restocks, the other finds the ledger.
-    const racing = await publish(nextId('ret'), 'complete', [{ id: nextId('rti'), sku: 'HAT', quantity: 5 }], loc, store.storeId);
+    // Three workers running the same job at once (as after a lost lock): one restocks, the others find the ledger.
+    // The job is the real completion, its items renamed so that none was restocked yet.
+    const data = completion!.data as { items: { id: string; quantity: number }[] };
+    const racing = { ...completion!, id: 'evt_racing', data: { ...data, items: data.items.map((i) => ({ ...i, id: `${i.id}-racing` })) } };
     const restock = new RestockService(app.service.runtime.deps.inventory!.orm, app.service.runtime.boss, app.service.runtime.logger);
     const results = await Promise.all([restock.handle(racing), restock.handle(racing), restock.handle(racing)]);
-    expect(results.map((r) => r.restocked).sort()).toEqual([0, 0, 1]);
-    await processed(racing);
-    expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([8]);
+    expect(results.map((r) => r.restocked).sort()).toEqual([0, 0, 2]);
+    expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([6]);
 
     const ledger = await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from inventory.restock_ledger where store_id = $1', [store.storeId]);
-    expect(ledger[0]!.n).toBe(3);
+    expect(ledger[0]!.n).toBe(4);
   });
 
   it('ignores returns that are not complete', async () => {
     const store = await app.createAccount('Pending');
-    const loc = await createLocation(app, store.storeId, 'Shelf');
-    const events = await Promise.all(
-      ['open', 'in_transit', 'delivered', 'rejected', 'deleted', 'flagged'].map((status) => publish(nextId('ret'), status, [{ id: nextId('rti'), sku: 'HAT', quantity: 1 }], loc, store.storeId)),
-    );
-    for (const e of events) await processed(e);
+    await upsertProduct(app, store.storeId, { sku: 'HAT', title: 'Hat' });
+    const statuses = ['flagged', 'rejected', 'deleted'];
+    for (const status of statuses) {
+      const returnId = await openReturn(store, [{ id: `x-${status}`, sku: 'HAT', quantity: 1, price: '5.00' }]);
+      await setStatus(store, returnId, status);
+      await restocked(returnId, 1);
+    }
     expect(await stockAt(store.storeId)).toEqual([]);
   });
 
-  it('restocks at a "Returns" location created once on demand when the return has no destination', async () => {
+  it('restocks at a "Returns" location created once on demand when the store has no return location', async () => {
     const store = await app.createAccount('Nowhere');
     await upsertProduct(app, store.storeId, { sku: 'HAT', title: 'Hat' });
-    const events = await Promise.all([
-      publish(nextId('ret'), 'complete', [{ id: nextId('rti'), sku: 'HAT', quantity: 1 }], null, store.storeId),
-      publish(nextId('ret'), 'complete', [{ id: nextId('rti'), sku: 'ODD', quantity: 2 }], null, store.storeId),
-      publish(nextId('ret'), 'complete', [{ id: nextId('rti'), sku: 'HAT', quantity: 4 }], 'loc_not_in_this_store', store.storeId),
-    ]);
-    for (const e of events) await processed(e);
+    const ids = [
+      await openReturn(store, [{ id: 'h1', sku: 'HAT', quantity: 1, price: '5.00' }]),
+      await openReturn(store, [{ id: 'o1', sku: 'ODD', title: 'Odd thing', quantity: 2, price: '5.00' }]),
+      await openReturn(store, [{ id: 'h2', sku: 'HAT', quantity: 4, price: '5.00' }]),
+    ];
+    await Promise.all(ids.map((id) => setStatus(store, id, 'complete')));
+    for (const id of ids) await restocked(id, 1);
     const locations = await query<{ name: string }>(app.databaseUrl, 'select name from inventory.location where store_id = $1', [store.storeId]);
     expect(locations).toEqual([{ name: 'Returns' }]);
     expect(await stockAt(store.storeId)).toEqual([
       { sku: 'HAT', kind: 'RETURN', name: 'Hat', location: 'Returns', quantity: 5 },
-      { sku: 'ODD', kind: 'UNKNOWN', name: 'ODD', location: 'Returns', quantity: 2 },
+      { sku: 'ODD', kind: 'UNKNOWN', name: 'Odd thing', location: 'Returns', quantity: 2 },
     ]);
   });
 });

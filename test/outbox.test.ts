@@ -1,30 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishInTransaction, WEBHOOK_OUTBOX_QUEUE } from '../platform/outbox.js';
 import { sql } from '../platform/db/orm.js';
+import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, subscribeQueue } from '../platform/outbox.js';
+import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
+
+const TestEvent = outboxContract<{ status: string }>()('test.outbox_checked', 'test');
+const TEST_QUEUE = 'test-outbox-consumer';
 
 describe('transactional outbox', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
+    await subscribeQueue(app.service.runtime.boss, TEST_QUEUE, [TestEvent]);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const jobsFor = (subjectId: string) =>
-    query(app.databaseUrl, `select data from pgboss.job where name = $1 and data->>'subjectId' = $2`, [WEBHOOK_OUTBOX_QUEUE, subjectId]);
+  const jobsFor = (subjectId: string) => query(app.databaseUrl, `select data from pgboss.job where name = $1 and data->>'subjectId' = $2`, [TEST_QUEUE, subjectId]);
 
-  it('commits the event with the change', async () => {
+  it('commits the event with the change, in the envelope of its contract', async () => {
     const { boss, platformOrm } = app.service.runtime;
     await platformOrm.em.fork().transactional(async (em) => {
       await sql(em, `insert into setting (key, value) values ('outbox-test-1', 'x')`);
-      await publishInTransaction(boss, em, { type: 'return.updated', storeId: 'sto_x', subjectType: 'return', subjectId: 'ret_commit', data: { status: 'open' } });
+      await publish(boss, em, TestEvent, [{ storeId: 'sto_x', subjectId: 'sub_commit', data: { status: 'open' } }]);
     });
-    const jobs = await jobsFor('ret_commit');
+    const jobs = await jobsFor('sub_commit');
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.data).toMatchObject({ type: 'return.updated', subjectId: 'ret_commit', id: expect.stringMatching(/^evt_/), data: { status: 'open' } });
+    expect(jobs[0]!.data).toMatchObject({ type: 'test.outbox_checked', version: 1, subjectType: 'test', subjectId: 'sub_commit', id: expect.stringMatching(/^evt_/), data: { status: 'open' } });
   });
 
   it('leaves no event when the change rolls back', async () => {
@@ -32,16 +36,38 @@ describe('transactional outbox', () => {
     await expect(
       platformOrm.em.fork().transactional(async (em) => {
         await sql(em, `insert into setting (key, value) values ('outbox-test-2', 'x')`);
-        await publishInTransaction(boss, em, { type: 'return.updated', storeId: 'sto_x', subjectType: 'return', subjectId: 'ret_rollback', data: {} });
+        await publish(boss, em, TestEvent, [{ storeId: 'sto_x', subjectId: 'sub_rollback', data: { status: 'x' } }]);
         throw new Error('change failed after the event was written');
       }),
     ).rejects.toThrow('change failed');
-    expect(await jobsFor('ret_rollback')).toHaveLength(0);
+    expect(await jobsFor('sub_rollback')).toHaveLength(0);
     expect(await query(app.databaseUrl, `select 1 from platform.setting where key = 'outbox-test-2'`)).toHaveLength(0);
   });
 
   it('refuses to publish outside a transaction', async () => {
     const { boss, platformOrm } = app.service.runtime;
-    await expect(publishInTransaction(boss, platformOrm.em.fork(), { type: 'return.created', storeId: 's', subjectType: 'return', subjectId: 'r', data: {} })).rejects.toThrow(/outside a transaction/);
+    await expect(publish(boss, platformOrm.em.fork(), TestEvent, [{ storeId: 's', subjectId: 'r', data: { status: 'x' } }])).rejects.toThrow(/outside a transaction/);
+  });
+
+  it('outbox queues keep unworked events for years, not pg-boss default 14 days (regression: webhooks-outbox lost events after 14 days)', async () => {
+    const queues = await query<{ name: string; retention: number }>(
+      app.databaseUrl,
+      `select name, retention_seconds as retention from pgboss.queue where name = any($1)`,
+      [[WEBHOOK_OUTBOX_QUEUE, 'inventory-restock', TEST_QUEUE]],
+    );
+    expect(queues).toHaveLength(3);
+    for (const q of queues) expect(q.retention, q.name).toBe(OUTBOX_RETENTION_SECONDS);
+    const { boss, platformOrm } = app.service.runtime;
+    await platformOrm.em.fork().transactional((em) => publish(boss, em, TestEvent, [{ storeId: 'sto_x', subjectId: 'sub_kept', data: { status: 'x' } }]));
+    const [job] = await query<{ years: number }>(app.databaseUrl, `select extract(epoch from keep_until - created_on) / (365 * 86400) as years from pgboss.job where name = $1 and data->>'subjectId' = 'sub_kept'`, [TEST_QUEUE]);
+    expect(Number(job!.years)).toBeGreaterThan(9.9);
+  });
+
+  it('a queue created with the default retention is brought to the outbox retention on the next start', async () => {
+    const { boss } = app.service.runtime;
+    await boss.createQueue('test-outbox-legacy');
+    await subscribeQueue(boss, 'test-outbox-legacy', [TestEvent]);
+    const [q] = await query<{ retention: number }>(app.databaseUrl, `select retention_seconds as retention from pgboss.queue where name = 'test-outbox-legacy'`);
+    expect(q!.retention).toBe(OUTBOX_RETENTION_SECONDS);
   });
 });

@@ -80,7 +80,10 @@ describe('Idempotency-Key on return creation', () => {
       await blocker.query('begin');
       await blocker.query(`select 1 from returns."order" where external_id = 'I-1' and store_id = $1 for update`, [acme.storeId]);
       const first = postReturn(app, acme, body(), { 'idempotency-key': 'k-slow' });
-      await waitFor(async () => (await query(app.databaseUrl, `select 1 from returns.idempotency_key where key = 'k-slow'`)).length === 1, 10_000, 'the key to be claimed');
+      // The first request holds the key (an advisory lock of its transaction) while it waits for the order.
+      const held = `select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+                      and ((classid::bigint << 32) | objid::bigint) = hashtextextended('idempotency:' || $1 || ':k-slow', 0)`;
+      await waitFor(async () => (await query(app.databaseUrl, held, [acme.storeId])).length === 1, 10_000, 'the key to be claimed');
       const duplicate = await postReturn(app, acme, body(), { 'idempotency-key': 'k-slow' });
       expect(duplicate.status).toBe(409);
       expect(duplicate.body.type).toBe('/problems/idempotency-key-in-progress');

@@ -1,4 +1,4 @@
-import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -9,12 +9,18 @@ export type { EntityManager };
 
 /**
  * A slice of the database owned by one part of the system: its own PostgreSQL
- * schema, entities and migrations. Subgraphs never touch each other's schemas.
+ * schema and migrations. Subgraphs never touch each other's schemas.
+ *
+ * How the code talks to PostgreSQL (the same in every part): MikroORM owns the
+ * connections, the per-request and per-job EntityManagers, transactions and
+ * migrations; queries are SQL through `sql()` below, with typed row interfaces
+ * next to the code that reads them, and the shared builders of db/keyset.ts.
+ * The work here is set-based (batched inserts, aggregated reads, row locks,
+ * keyset pages), which entities would only wrap; so there are none.
  */
 export interface DbModule {
   name: string;
   schema: string;
-  entities: NonNullable<Options['entities']>;
   migrations: { name: string; class: new (...args: never[]) => Migration }[];
 }
 
@@ -27,7 +33,8 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
     // node-postgres' own type parsers (timestamptz -> Date), so raw `sql()` rows match the row types.
     driverOptions: { options: `-c search_path=${module.schema},public`, types: pg.types },
     schema: module.schema,
-    entities: module.entities,
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     // Every request and job forks its own EntityManager; the global one must never be used.
     allowGlobalContext: false,

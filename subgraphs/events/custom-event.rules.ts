@@ -1,3 +1,4 @@
+import { isoEpochSeconds } from '../../platform/validation/index.js';
 import type { JsonObject, JsonValue } from './custom-event.validation.js';
 
 /**
@@ -11,35 +12,8 @@ export type PropertyType = 'string' | 'number' | 'boolean' | 'date' | 'object' |
 /** Types a segment condition can compare; objects and arrays are stored only. */
 export const SEGMENTABLE_TYPES: ReadonlySet<PropertyType> = new Set(['string', 'number', 'boolean', 'date']);
 
-const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-
-/**
- * Epoch seconds of a string in ISO 8601 date or date-time form, or undefined
- * when it is not one (or names no real instant, such as February 30th).
- * A date-time without an offset is read as UTC; a date alone is its UTC midnight.
- */
-export function isoDateEpoch(value: string): number | undefined {
-  const m = ISO_DATE_RE.exec(value);
-  if (!m) return undefined;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone && zone !== 'Z' && zone !== 'z') {
-    const digits = zone.slice(1).replace(':', '');
-    const hours = Number(digits.slice(0, 2));
-    const minutes = Number(digits.slice(2) || 0);
-    if (hours > 23 || minutes > 59) return undefined;
-    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
-  }
-  const fraction = m[7] ? Number(`0.${m[7]}`) : 0;
-  return Date.UTC(year, month - 1, day, hour, minute, second) / 1000 + fraction - offsetMinutes * 60;
-}
-
 export function propertyType(value: JsonValue): PropertyType {
-  if (typeof value === 'string') return isoDateEpoch(value) !== undefined ? 'date' : 'string';
+  if (typeof value === 'string') return isoEpochSeconds(value) !== undefined ? 'date' : 'string';
   if (typeof value === 'number') return 'number';
   if (typeof value === 'boolean') return 'boolean';
   return Array.isArray(value) ? 'array' : 'object';
@@ -62,6 +36,9 @@ function isUnset(value: JsonValue): boolean {
 }
 
 export function applyDataRules(input: JsonObject | undefined): StoredData {
+  // Entries, then Object.fromEntries: it defines properties, so no key (not even a prototype's name) is ever dropped.
+  const data: [string, JsonValue][] = [];
+  const dates: [string, number][] = [];
   const stored: StoredData = { data: {}, dataDates: {}, extra: undefined, properties: [] };
   for (const [key, value] of Object.entries(input ?? {})) {
     if (key === '$extra') {
@@ -69,21 +46,22 @@ export function applyDataRules(input: JsonObject | undefined): StoredData {
       continue;
     }
     if (isUnset(value)) continue;
-    stored.data[key] = value;
+    data.push([key, value]);
     const type = propertyType(value);
     stored.properties.push({ key, type });
-    if (type === 'date') stored.dataDates[key] = isoDateEpoch(value as string)!;
+    if (type === 'date') dates.push([key, isoEpochSeconds(value as string)!]);
   }
+  stored.data = Object.fromEntries(data);
+  stored.dataDates = Object.fromEntries(dates);
   return stored;
 }
 
 /** Custom fields that are dates, as epoch seconds (for segment conditions on `customFields.*`). */
 export function customFieldDates(fields: Record<string, string | number | boolean>): Record<string, number> {
-  const dates: Record<string, number> = {};
+  const dates: [string, number][] = [];
   for (const [key, value] of Object.entries(fields)) {
-    if (typeof value !== 'string') continue;
-    const epoch = isoDateEpoch(value);
-    if (epoch !== undefined) dates[key] = epoch;
+    const epoch = typeof value === 'string' ? isoEpochSeconds(value) : undefined;
+    if (epoch !== undefined) dates.push([key, epoch]);
   }
-  return dates;
+  return Object.fromEntries(dates);
 }

@@ -1,6 +1,8 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { publishManyInTransaction } from '../../platform/outbox.js';
-import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { publish } from '../../platform/outbox.js';
+import { CustomEventCreated } from './custom-event.events.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
+import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { CustomerRaceError, resolveCustomers } from './customer.resolution.js';
 import type { CustomerRow } from './customer.service.js';
@@ -189,13 +191,12 @@ export class CustomEventService {
     }
 
     const byId = new Map(inserted.map((r) => [r.id, r]));
-    await publishManyInTransaction(
+    await publish(
       this.boss,
       em,
-      'custom_event.created',
+      CustomEventCreated,
       toStore.map((job) => ({
         storeId: job.storeId,
-        subjectType: 'custom_event',
         subjectId: job.eventId,
         data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
       })),
@@ -221,35 +222,21 @@ export class CustomEventService {
 
   /** A customer's events, newest first, optionally of one name. */
   async listForCustomer(customerId: string, eventName: string | undefined, page: PageRequest): Promise<Page<CustomEventRow>> {
-    return this.listWhere('customer_id = $1', [customerId], { eventName }, page);
+    const c = new Conditions();
+    return this.listWhere(c.and(`customer_id = ${c.p(customerId)}`), { eventName }, page);
   }
 
   /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */
   async listForStore(storeId: string, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
-    return this.listWhere('store_id = $1', [storeId], filters, page);
+    const c = new Conditions();
+    return this.listWhere(c.and(`store_id = ${c.p(storeId)}`), filters, page);
   }
 
-  private async listWhere(where: string, params: unknown[], filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
-    const all: unknown[] = [...params];
-    const clauses = [where];
-    const add = (clause: (n: number) => string, value: unknown) => {
-      all.push(value);
-      clauses.push(clause(all.length));
-    };
-    if (filters.eventName !== undefined) add((n) => `event_name = $${n}`, filters.eventName);
-    if (filters.since) add((n) => `event_timestamp >= $${n}`, filters.since);
-    if (filters.until) add((n) => `event_timestamp < $${n}`, filters.until);
-    if (page.after) {
-      all.push(page.after[0], page.after[1]);
-      clauses.push(`(event_timestamp, id) < ($${all.length - 1}::timestamptz, $${all.length})`);
-    }
-    all.push(page.first + 1);
-    const rows = await sql<CustomEventRow & { sortAt: string }>(
-      this.em(),
-      `select ${EVENT_COLUMNS}, ${sortAtSql('event_timestamp')} from custom_event where ${clauses.join(' and ')} order by event_timestamp desc, id desc limit $${all.length}`,
-      all,
-    );
-    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+  private async listWhere(c: Conditions, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+    c.when(filters.eventName, (v) => `event_name = ${v}`)
+      .when(filters.since, (v) => `event_timestamp >= ${v}`)
+      .when(filters.until, (v) => `event_timestamp < ${v}`);
+    return keysetPage<CustomEventRow>(this.em(), { columns: EVENT_COLUMNS, from: 'custom_event', where: c, sortColumn: 'event_timestamp', idColumn: 'id', page });
   }
 
   /** The property catalogue: every (event name, key, type) seen in the store. */

@@ -1,5 +1,6 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { sortAtSql, toPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
+import type { Page, PageRequest } from '../../platform/pagination.js';
 
 export interface CustomerRow {
   id: string;
@@ -46,18 +47,9 @@ export class CustomerService {
 
   /** A store's customers, newest first. */
   async list(storeId: string, page: PageRequest): Promise<Page<CustomerRow>> {
-    const params: unknown[] = [storeId, page.first + 1];
-    let keyset = '';
-    if (page.after) {
-      params.push(page.after[0], page.after[1]);
-      keyset = 'and (created_at, id) < ($3::timestamptz, $4)';
-    }
-    const rows = await sql<CustomerRow & { sortAt: string }>(
-      this.em(),
-      `select ${CUSTOMER_COLUMNS}, ${sortAtSql('created_at')} from customer where store_id = $1 ${keyset} order by created_at desc, id desc limit $2`,
-      params,
-    );
-    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+    const c = new Conditions();
+    c.and(`store_id = ${c.p(storeId)}`);
+    return keysetPage<CustomerRow>(this.em(), { columns: CUSTOMER_COLUMNS, from: 'customer', where: c, sortColumn: 'created_at', idColumn: 'id', page });
   }
 
   async count(storeId: string): Promise<number> {

@@ -1,16 +1,14 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { EventIngestion } from './custom-event.ingestion.js';
 import { createCustomEventQueues, startCustomEventWorkers } from './custom-event.job.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
-import { CustomEventEntity, EventPropertyEntity } from './custom-event.entity.js';
-import { CustomerEntity } from './customer.entity.js';
 import { CustomerResolver, customerReferences } from './customer.resolver.js';
 import { CustomerService } from './customer.service.js';
 import { Migration20261122000300_customers } from './migrations/Migration20261122000300_customers.js';
 import { Migration20261122000310_custom_events } from './migrations/Migration20261122000310_custom_events.js';
-import { SegmentEntity } from './segment.entity.js';
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
 
@@ -39,10 +37,10 @@ const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver] as co
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
+  publishes: CUSTOM_EVENT_EVENTS,
   db: {
     name: 'events',
     schema: 'events',
-    entities: [CustomerEntity, CustomEventEntity, EventPropertyEntity, SegmentEntity],
     migrations: [
       { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },

@@ -1,5 +1,5 @@
 import { invalid, type FieldError } from '../../platform/errors.js';
-import { isoDateEpoch } from './custom-event.rules.js';
+import { isoEpochSeconds } from '../../platform/validation/index.js';
 import { SegmentOperator } from './segment.input.js';
 
 /**
@@ -80,7 +80,7 @@ class Builder {
 
 function dateValue(b: Builder, value: unknown, at: string): number | undefined {
   if (value instanceof Date) return value.getTime() / 1000;
-  const epoch = typeof value === 'string' ? isoDateEpoch(value) : undefined;
+  const epoch = typeof value === 'string' ? isoEpochSeconds(value) : undefined;
   if (epoch === undefined) b.fail(`${at}/value`, 'must be an ISO 8601 date or date-time');
   return epoch;
 }
@@ -88,7 +88,7 @@ function dateValue(b: Builder, value: unknown, at: string): number | undefined {
 /** One comparison of a property against a value, typed by the operator and the value. */
 function compare(b: Builder, a: Accessor, operator: SegmentOperator, value: unknown, at: string): string {
   const isNumber = typeof value === 'number' && Number.isFinite(value);
-  const isDateString = typeof value === 'string' && isoDateEpoch(value) !== undefined;
+  const isDateString = typeof value === 'string' && isoEpochSeconds(value) !== undefined;
   switch (operator) {
     case SegmentOperator.IS_SET:
       return `(${a.isSet})`;
@@ -101,7 +101,7 @@ function compare(b: Builder, a: Accessor, operator: SegmentOperator, value: unkn
       if (a.caseInsensitive && typeof value === 'string') equal = `lower(${a.json} #>> '{}') = lower(${b.param(value, 'text')})`;
       else equal = `${a.json} = ${b.param(JSON.stringify(value), 'jsonb')}`;
       // A date matches the same instant written another way (2026-01-01 and 2026-01-01T00:00:00Z).
-      if (isDateString && a.date) equal = `(${equal} or ${a.date} = ${b.param(isoDateEpoch(value as string), 'float8')})`;
+      if (isDateString && a.date) equal = `(${equal} or ${a.date} = ${b.param(isoEpochSeconds(value as string), 'float8')})`;
       return operator === SegmentOperator.EQUALS ? `coalesce(${equal}, false)` : `(${a.isSet} and not coalesce(${equal}, false))`;
     }
     case SegmentOperator.CONTAINS:
@@ -113,7 +113,7 @@ function compare(b: Builder, a: Accessor, operator: SegmentOperator, value: unkn
       if (isNumber) return `(case when jsonb_typeof(${a.json}) = 'number' then (${a.json})::numeric end ${op} ${b.param(value, 'numeric')})`;
       if (isDateString) {
         if (!a.date) return b.fail(`${at}/value`, 'this field holds no dates');
-        return `(${a.date} ${op} ${b.param(isoDateEpoch(value as string), 'float8')})`;
+        return `(${a.date} ${op} ${b.param(isoEpochSeconds(value as string), 'float8')})`;
       }
       return b.fail(`${at}/value`, 'must be a number or an ISO 8601 date');
     }
@@ -178,7 +178,7 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
     if (p.operator === SegmentOperator.EQUALS && (typeof p.value === 'string' || typeof p.value === 'boolean' || typeof p.value === 'number')) {
       // Containment uses the GIN index on data; a date string also matches the same instant written differently.
       const contains = `e.data @> jsonb_build_object(${k}, ${b.param(JSON.stringify(p.value), 'jsonb')})`;
-      const sameDate = typeof p.value === 'string' && isoDateEpoch(p.value) !== undefined ? ` or ${accessor.date} = ${b.param(isoDateEpoch(p.value), 'float8')}` : '';
+      const sameDate = typeof p.value === 'string' && isoEpochSeconds(p.value) !== undefined ? ` or ${accessor.date} = ${b.param(isoEpochSeconds(p.value), 'float8')}` : '';
       filters.push(`(${contains}${sameDate})`);
     } else {
       filters.push(compare(b, accessor, p.operator, p.value, pat));

@@ -2,7 +2,8 @@ import { filterDigest } from '../../platform/cursor.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { pageRequest, sortAtSql, toPage, type Page } from '../../platform/pagination.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
+import { pageRequest, type Page } from '../../platform/pagination.js';
 import { customerColumns, type CustomerRow } from './customer.service.js';
 import { compileSegment, definitionJson, type SegmentDefinition } from './segment.query.js';
 
@@ -27,21 +28,9 @@ export class SegmentService {
   async members(storeId: string, definition: SegmentDefinition, first: number | undefined, after: string | undefined): Promise<Page<CustomerRow>> {
     const compiled = compileSegment(storeId, definition);
     const page = pageRequest(first, after, { list: 'segment-members', storeId, definition: filterDigest({ d: definitionJson(definition) }) });
-    const params = [...compiled.params];
-    let keyset = '';
-    if (page.after) {
-      params.push(page.after[0], page.after[1]);
-      keyset = `and (c.created_at, c.id) < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(page.first + 1);
-    const rows = await sql<CustomerRow & { sortAt: string }>(
-      this.em(),
-      `select ${customerColumns('c')}, ${sortAtSql('c.created_at')} from customer c
-        where c.store_id = $1::text and ${compiled.where} ${keyset}
-        order by c.created_at desc, c.id desc limit $${params.length}`,
-      params,
-    );
-    return toPage(rows, page, (r) => [r.sortAt, r.id]);
+    // The compiled predicate's parameters come first ($1 is the store id).
+    const where = new Conditions([...compiled.params]).and('c.store_id = $1::text').and(compiled.where);
+    return keysetPage<CustomerRow>(this.em(), { columns: customerColumns('c'), from: 'customer c', where, sortColumn: 'c.created_at', idColumn: 'c.id', page });
   }
 
   async count(storeId: string, definition: SegmentDefinition): Promise<number> {

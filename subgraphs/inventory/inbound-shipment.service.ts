@@ -2,16 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, conflict, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { publishInTransaction } from '../../platform/outbox.js';
+import { publish } from '../../platform/outbox.js';
+import { InboundShipmentCreated, InboundShipmentUpdated } from './inventory.events.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inventory.input.js';
 import { inboundShipmentJson } from './inventory.json.js';
 import { itemName, requireLocation } from './inventory.service.js';
 import { InboundShipmentStatus, InventoryKind } from './inventory.type.js';
-import { Violations } from './inventory.validation.js';
+import { check, Violations } from '../../platform/validation/index.js';
+import { CreateInboundShipmentSchema, ReceiveItemsSchema } from './inventory.schemas.js';
 import { loadShipments, type InboundShipmentView, type ProductRow } from './inventory.views.js';
-import { Conditions, keysetPage } from './keyset.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { byItemKey, StockWriter, type StockChange } from './stock.js';
 
 export interface InboundShipmentFilters {
@@ -65,18 +67,7 @@ export class InboundShipmentService {
   }
 
   async create(storeId: string, input: CreateInboundShipmentInput): Promise<InboundShipmentView> {
-    const v = new Violations();
-    for (const field of ['shipmentId', 'carrier', 'trackingNumber', 'freightType', 'paymentTerms'] as const) v.text(`/input/${field}`, input[field], { optional: true });
-    v.text('/input/trackingUrl', input.trackingUrl, { optional: true, max: 2048 });
-    v.money('/input/freightCost', input.freightCost).money('/input/dutyCost', input.dutyCost);
-    if (!input.items.length) v.add('/input/items', 'must list at least one product');
-    const seen = new Set<string>();
-    input.items.forEach((line, i) => {
-      v.integer(`/input/items/${i}/quantity`, line.quantity, { min: 1 });
-      if (seen.has(line.productId)) v.add(`/input/items/${i}/productId`, 'is listed twice');
-      seen.add(line.productId);
-    });
-    v.throwIfAny();
+    check(CreateInboundShipmentSchema, input, { prefix: '/input', detail: 'The shipment is invalid.' });
     return this.em().transactional(async (em) => {
       await requireLocation(em, storeId, input.locationId);
       const productIds = input.items.map((l) => l.productId);
@@ -114,7 +105,7 @@ export class InboundShipmentService {
          select id, $1, position, product_id, quantity from unnest($2::text[], $3::text[], $4::int[]) with ordinality as l(id, product_id, quantity, position)`,
         [id, input.items.map(() => newId('inboundShipmentItem')), productIds, input.items.map((l) => l.quantity)],
       );
-      return this.announce(em, id, 'inbound_shipment.created');
+      return this.announce(em, id, InboundShipmentCreated);
     });
   }
 
@@ -123,7 +114,7 @@ export class InboundShipmentService {
       const status = await this.lock(em, id);
       if (status !== InboundShipmentStatus.PENDING) throw invalidTransition(status, InboundShipmentStatus.IN_TRANSIT);
       await sql(em, `update inbound_shipment set status = 'IN_TRANSIT', updated_at = now() where id = $1`, [id]);
-      return this.announce(em, id, 'inbound_shipment.updated');
+      return this.announce(em, id, InboundShipmentUpdated);
     });
   }
 
@@ -134,16 +125,12 @@ export class InboundShipmentService {
    * the other and each sees the totals the previous one left.
    */
   async receive(id: string, items: ReceiveInboundShipmentItemInput[]): Promise<InboundShipmentView> {
+    check(ReceiveItemsSchema, items, { prefix: '/items', detail: 'The receipt is invalid.' });
     const v = new Violations();
-    if (!items.length) v.add('/items', 'must list at least one line');
-    const seen = new Set<string>();
     items.forEach((item, i) => {
-      for (const field of ['receivedQuantity', 'damagedQuantity', 'missingQuantity'] as const) v.integer(`/items/${i}/${field}`, item[field], { min: 0 });
       if (!(item.receivedQuantity || item.damagedQuantity || item.missingQuantity)) v.add(`/items/${i}`, 'reports no units');
-      if (seen.has(item.itemId)) v.add(`/items/${i}/itemId`, 'is listed twice');
-      seen.add(item.itemId);
     });
-    v.throwIfAny();
+    v.throwIfAny('The receipt is invalid.');
     return this.em().transactional(async (em) => {
       const status = await this.lock(em, id);
       if (!RECEIVABLE.has(status)) throw invalidTransition(status, InboundShipmentStatus.RECEIVED);
@@ -214,22 +201,22 @@ export class InboundShipmentService {
         for (const change of changes.sort(byItemKey)) await writer.apply(change);
         await writer.publish();
       }
-      return this.announce(em, id, 'inbound_shipment.updated');
+      return this.announce(em, id, InboundShipmentUpdated);
     });
   }
 
   async list(storeId: string, filters: InboundShipmentFilters, page: PageRequest): Promise<Page<InboundShipmentView>> {
     const c = new Conditions();
-    if (filters.locationId) c.and(`location_id = ${c.p(filters.locationId)}`);
-    c.and(`store_id = ${c.p(storeId)}`);
-    if (filters.status) c.and(`status = ${c.p(filters.status)}`);
+    c.when(filters.locationId, (v) => `location_id = ${v}`)
+      .and(`store_id = ${c.p(storeId)}`)
+      .when(filters.status, (v) => `status = ${v}`);
     if (filters.createdAtMin) {
       const min = c.p(filters.createdAtMin);
       // updated_at >= created_at always, so the lower bound also bounds the walk down the updated_at index.
       c.and(`created_at >= ${min}`).and(`updated_at >= ${min}`);
     }
-    if (filters.createdAtMax) c.and(`created_at < ${c.p(filters.createdAtMax)}`);
-    const ids = await keysetPage(this.em(), { from: 'inbound_shipment', sortColumn: 'updated_at', idColumn: 'id', conditions: c, page });
+    c.when(filters.createdAtMax, (v) => `created_at < ${v}`);
+    const ids = await keysetPage<{ id: string }>(this.em(), { columns: 'id', from: 'inbound_shipment', where: c, sortColumn: 'updated_at', idColumn: 'id', page });
     return { ...ids, items: await loadShipments(this.em(), ids.items.map((r) => r.id)) };
   }
 
@@ -240,15 +227,9 @@ export class InboundShipmentService {
     return row.status;
   }
 
-  private async announce(em: EntityManager, id: string, type: 'inbound_shipment.created' | 'inbound_shipment.updated'): Promise<InboundShipmentView> {
+  private async announce(em: EntityManager, id: string, contract: typeof InboundShipmentCreated | typeof InboundShipmentUpdated): Promise<InboundShipmentView> {
     const [view] = await loadShipments(em, [id]);
-    await publishInTransaction(this.boss, em, {
-      type,
-      storeId: view!.storeId,
-      subjectType: 'inbound_shipment',
-      subjectId: id,
-      data: { inbound_shipment: inboundShipmentJson(view!) },
-    });
+    await publish(this.boss, em, contract, [{ storeId: view!.storeId, subjectId: id, data: { inbound_shipment: inboundShipmentJson(view!) } }]);
     return view!;
   }
 }

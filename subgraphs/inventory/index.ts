@@ -1,17 +1,9 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { InboundShipmentService } from './inbound-shipment.service.js';
-import {
-  InboundShipmentEntity,
-  InboundShipmentItemEntity,
-  InventoryItemEntity,
-  InventoryLevelEntity,
-  LocationEntity,
-  ProductEntity,
-  RestockLedgerEntity,
-} from './inventory.entity.js';
+import { INVENTORY_EVENTS } from './inventory.events.js';
 import { inventoryReferences } from './inventory.reference.js';
-import { InboundShipmentResolver, InventoryItemResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
+import { InboundShipmentPageResolver, InboundShipmentResolver, InventoryItemPageResolver, InventoryItemResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
 import { InventoryService } from './inventory.service.js';
 import { InboundShipmentType, InventoryItemType, ProductType } from './inventory.type.js';
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
@@ -20,14 +12,14 @@ import { createRestockQueue, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
 const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
-const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver] as const;
+const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver] as const;
 
 export const inventorySubgraph: SubgraphDefinition = {
   name: 'inventory',
+  publishes: INVENTORY_EVENTS,
   db: {
     name: 'inventory',
     schema: 'inventory',
-    entities: [LocationEntity, ProductEntity, InventoryItemEntity, InventoryLevelEntity, InboundShipmentEntity, InboundShipmentItemEntity, RestockLedgerEntity],
     migrations: [
       { name: 'Migration20261122000200_inventory', class: Migration20261122000200_inventory },
       { name: 'Migration20261122000210_inventory_stock', class: Migration20261122000210_inventory_stock },

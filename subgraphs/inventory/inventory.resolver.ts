@@ -28,6 +28,7 @@ import {
   ProductType,
 } from './inventory.type.js';
 import type { InboundShipmentView, InventoryItemView, LocationRow, ProductRow } from './inventory.views.js';
+import { inboundShipmentJson, inventoryItemJson } from './inventory.json.js';
 
 export interface InventoryResolverDeps {
   inventory: InventoryService;
@@ -140,6 +141,11 @@ export class InventoryItemResolver {
     return this.deps.inventory.receiveUndeclared(storeId, input);
   }
 
+  @FieldResolver(() => String, { description: 'This item exactly as REST API v2.2 shows it, as JSON text (the REST facade serves it as is).' })
+  restJson(@Root() item: InventoryItemView): string {
+    return JSON.stringify(inventoryItemJson(item));
+  }
+
   @FieldResolver(() => ProductType, { nullable: true })
   async product(@Root() item: InventoryItemView, @Ctx() ctx: GraphQLContext): Promise<ProductRow | null> {
     if (!item.productId) return null;
@@ -201,10 +207,31 @@ export class InboundShipmentResolver {
     return this.deps.shipments.receive(id, items);
   }
 
+  @FieldResolver(() => String, { description: 'This shipment exactly as REST API v2.2 shows it, as JSON text (the REST facade serves it as is).' })
+  restJson(@Root() shipment: InboundShipmentView): string {
+    return JSON.stringify(inboundShipmentJson(shipment));
+  }
+
   /** A shipment of a store the caller cannot see does not exist (404), then the scope (403). */
   private async authorizeShipment(ctx: GraphQLContext, id: string): Promise<void> {
     const row = visible(ctx, await inventoryLoaders(ctx, this.deps.inventory, this.deps.shipments).shipments.load(id));
     if (!row) throw notFound('inbound-shipment-not-found', `Inbound shipment ${id} was not found.`);
     await authorizeStoreAccess(ctx, this.deps.accounts, row.storeId, SHIPMENTS);
+  }
+}
+
+@Resolver(() => InventoryItemConnection)
+export class InventoryItemPageResolver {
+  @FieldResolver(() => String, { description: 'This page as the REST list shows it, as JSON text: {"inventory_items": [...]}.' })
+  restJson(@Root() page: Connection<InventoryItemView>): string {
+    return JSON.stringify({ inventory_items: page.edges.map((e) => inventoryItemJson(e.node)) });
+  }
+}
+
+@Resolver(() => InboundShipmentConnection)
+export class InboundShipmentPageResolver {
+  @FieldResolver(() => String, { description: 'This page as the REST list shows it, as JSON text: {"inbound_shipments": [...]}.' })
+  restJson(@Root() page: Connection<InboundShipmentView>): string {
+    return JSON.stringify({ inbound_shipments: page.edges.map((e) => inboundShipmentJson(e.node)) });
   }
 }

@@ -6,7 +6,8 @@ import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { AdjustInventoryInput, CreateLocationInput, ReceiveUndeclaredInput, UpsertProductInput } from './inventory.input.js';
 import { InventoryKind } from './inventory.type.js';
-import { Violations } from './inventory.validation.js';
+import { check } from '../../platform/validation/index.js';
+import { AdjustInventorySchema, CreateLocationSchema, ReceiveUndeclaredSchema, UpsertProductSchema } from './inventory.schemas.js';
 import {
   LOCATION_COLUMNS,
   PRODUCT_COLUMNS,
@@ -19,7 +20,7 @@ import {
   type LocationRow,
   type ProductRow,
 } from './inventory.views.js';
-import { Conditions, keysetPage, type KeysetRow } from './keyset.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { StockWriter, syncLevelSortKeys } from './stock.js';
 
 export interface InventoryItemFilters {
@@ -86,7 +87,7 @@ export class InventoryService {
   }
 
   async createLocation(storeId: string, input: CreateLocationInput): Promise<LocationRow> {
-    new Violations().text('/input/name', input.name).text('/input/externalId', input.externalId, { optional: true }).throwIfAny();
+    check(CreateLocationSchema, input, { prefix: '/input', detail: 'The location is invalid.' });
     const [row] = await sql<LocationRow>(
       this.em(),
       `insert into location (id, store_id, name, external_id) values ($1, $2, $3, $4) returning ${LOCATION_COLUMNS}`,
@@ -101,13 +102,7 @@ export class InventoryService {
    * same transaction.
    */
   async upsertProduct(storeId: string, input: UpsertProductInput): Promise<ProductRow> {
-    new Violations()
-      .text('/input/sku', input.sku)
-      .text('/input/title', input.title)
-      .text('/input/variantTitle', input.variantTitle, { optional: true })
-      .text('/input/upc', input.upc, { optional: true })
-      .text('/input/imageUrl', input.imageUrl, { optional: true, max: 2048 })
-      .throwIfAny();
+    check(UpsertProductSchema, input, { prefix: '/input', detail: 'The product is invalid.' });
     return this.em().transactional(async (em) => {
       const [product] = await sql<ProductRow>(
         em,
@@ -136,11 +131,7 @@ export class InventoryService {
   /** Adds or removes units of a product (or a sku) at a location; never below zero. */
   async adjustInventory(storeId: string, input: AdjustInventoryInput): Promise<InventoryItemView> {
     const kind = input.kind ?? InventoryKind.PRODUCT;
-    const v = new Violations();
-    if (!input.productId && !input.sku) v.add('/input/productId', 'give productId or sku');
-    v.text('/input/sku', input.sku, { optional: true }).text('/input/lotNumber', input.lotNumber, { optional: true });
-    if (input.delta === 0) v.add('/input/delta', 'must not be 0');
-    v.throwIfAny();
+    check(AdjustInventorySchema, input, { prefix: '/input', detail: 'The adjustment is invalid.' });
     return this.em().transactional(async (em) => {
       await requireLocation(em, storeId, input.locationId);
       let product: ProductRow | undefined;
@@ -176,9 +167,7 @@ export class InventoryService {
 
   /** Stock that arrived without an inbound shipment line declaring it: kind UNDECLARED. */
   async receiveUndeclared(storeId: string, input: ReceiveUndeclaredInput): Promise<InventoryItemView> {
-    const v = new Violations().text('/input/sku', input.sku);
-    if (input.quantity < 1) v.add('/input/quantity', 'must be at least 1');
-    v.throwIfAny();
+    check(ReceiveUndeclaredSchema, input, { prefix: '/input', detail: 'The receipt is invalid.' });
     return this.adjustInventory(storeId, { sku: input.sku, locationId: input.locationId, kind: InventoryKind.UNDECLARED, delta: input.quantity });
   }
 
@@ -189,20 +178,22 @@ export class InventoryService {
    */
   async listItems(storeId: string, filters: InventoryItemFilters, page: PageRequest): Promise<Page<InventoryItemView>> {
     const c = new Conditions();
-    let ids: Page<KeysetRow & { locationQuantity?: number }>;
-    if (filters.locationId) {
-      c.and(`location_id = ${c.p(filters.locationId)}`).and(`store_id = ${c.p(storeId)}`).and('quantity > 0');
-      if (filters.kind) c.and(`kind = ${c.p(filters.kind)}`);
-      if (filters.sku) c.and(`sku = ${c.p(filters.sku)}`);
-      if (filters.lotNumber) c.and(`lot_number = ${c.p(filters.lotNumber)}`);
-      ids = await keysetPage(this.em(), { from: 'inventory_level', select: 'quantity as "locationQuantity"', sortColumn: 'item_updated_at', idColumn: 'item_id', conditions: c, page });
-    } else {
-      c.and(`store_id = ${c.p(storeId)}`).and('quantity > 0');
-      if (filters.kind) c.and(`kind = ${c.p(filters.kind)}`);
-      if (filters.sku) c.and(`sku = ${c.p(filters.sku)}`);
-      if (filters.lotNumber) c.and(`lot_number = ${c.p(filters.lotNumber)}`);
-      ids = await keysetPage(this.em(), { from: 'inventory_item', sortColumn: 'updated_at', idColumn: 'id', conditions: c, page });
-    }
+    c.when(filters.locationId, (v) => `location_id = ${v}`)
+      .and(`store_id = ${c.p(storeId)}`)
+      .and('quantity > 0')
+      .when(filters.kind, (v) => `kind = ${v}`)
+      .when(filters.sku, (v) => `sku = ${v}`)
+      .when(filters.lotNumber, (v) => `lot_number = ${v}`);
+    const ids = filters.locationId
+      ? await keysetPage<{ id: string; locationQuantity?: number }>(this.em(), {
+          columns: 'item_id as id, quantity as "locationQuantity"',
+          from: 'inventory_level',
+          where: c,
+          sortColumn: 'item_updated_at',
+          idColumn: 'item_id',
+          page,
+        })
+      : await keysetPage<{ id: string; locationQuantity?: number }>(this.em(), { columns: 'id', from: 'inventory_item', where: c, sortColumn: 'updated_at', idColumn: 'id', page });
     const items = new Map((await loadItems(this.em(), ids.items.map((r) => r.id))).map((i) => [i.id, i]));
     return {
       ...ids,

@@ -3,21 +3,11 @@ import { ConnectionType } from '../../platform/graphql/connection.js';
 import { DateScalar } from '../../platform/graphql/scalars.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
 
-/** Enum values carry the REST spellings exactly. */
-export enum InboundShipmentStatus {
-  PENDING = 'PENDING',
-  IN_TRANSIT = 'IN_TRANSIT',
-  PARTIALLY_RECEIVED = 'PARTIALLY_RECEIVED',
-  RECEIVED = 'RECEIVED',
-}
-registerEnumType(InboundShipmentStatus, { name: 'InboundShipmentStatus' });
+import { InboundShipmentStatus, InventoryKind } from './inventory.values.js';
 
-export enum InventoryKind {
-  PRODUCT = 'PRODUCT',
-  RETURN = 'RETURN',
-  UNDECLARED = 'UNDECLARED',
-  UNKNOWN = 'UNKNOWN',
-}
+export { InboundShipmentStatus, InventoryKind };
+
+registerEnumType(InboundShipmentStatus, { name: 'InboundShipmentStatus' });
 registerEnumType(InventoryKind, { name: 'InventoryKind', description: 'Classification of stock (not a lifecycle).' });
 
 @Directive('@key(fields: "id")')

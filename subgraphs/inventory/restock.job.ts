@@ -1,8 +1,8 @@
 import type { Job } from 'pg-boss';
-import type { OutboxEvent } from '../../platform/outbox.js';
-import { subscribeQueue } from '../../platform/outbox.js';
+import { subscribeQueue, type OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { ReturnUpdated } from '../returns/public.js';
 import { RestockService } from './restock.service.js';
 
 /** This subgraph's own queue of return events (pg-boss pub/sub), so restock retries without affecting other consumers. */
@@ -10,7 +10,7 @@ export const RESTOCK_QUEUE = 'inventory-restock';
 
 export async function createRestockQueue(boss: PgBoss): Promise<void> {
   // A failed restock (e.g. the database restarting) is retried with backoff; the ledger makes retries harmless.
-  await subscribeQueue(boss, RESTOCK_QUEUE, ['return.updated'], { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+  await subscribeQueue(boss, RESTOCK_QUEUE, [ReturnUpdated], { retryLimit: 10, retryDelay: 5, retryBackoff: true });
 }
 
 // Polls every half second as well as waking on notifications: restock should follow completion closely.

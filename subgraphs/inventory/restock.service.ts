@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
-import type { OutboxEvent } from '../../platform/outbox.js';
+import { isEventOf, type OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
+import { ReturnUpdated } from '../returns/public.js';
 import { itemName, productBySku } from './inventory.service.js';
 import { InventoryKind } from './inventory.type.js';
 import { StockWriter } from './stock.js';
@@ -11,34 +12,10 @@ import { StockWriter } from './stock.js';
 /** The location restocks land at when the store has no return location (created on demand). */
 export const RETURNS_LOCATION_NAME = 'Returns';
 
-/** What restock reads of a `return.updated` event (docs/outbox.md); everything else is ignored. */
-interface ReturnItemPayload {
-  id: string;
-  sku: string | null;
-  quantity: number;
-  title: string | null;
-}
-
-interface CompletedReturn {
-  returnId: string;
-  destinationLocationId: string | null;
-  items: ReturnItemPayload[];
-}
-
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
-
-/** The completed return an event describes, or null when the event is not a completion. */
-export function completedReturn(event: OutboxEvent): CompletedReturn | null {
-  if (event.type !== 'return.updated') return null;
-  const ret = event.data.return as Record<string, unknown> | undefined;
-  if (!ret || ret.status !== 'complete' || !Array.isArray(ret.items)) return null;
-  const items = (ret.items as Record<string, unknown>[]).flatMap((item): ReturnItemPayload[] => {
-    const id = str(item?.id);
-    const quantity = item?.quantity;
-    if (!id || typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1) return [];
-    return [{ id, sku: str(item.sku), quantity, title: str(item.title) ?? str(item.name) }];
-  });
-  return { returnId: str(ret.id) ?? event.subjectId, destinationLocationId: str(event.data.destinationLocationId), items };
+/** What restock needs of a completion: the `return.updated` contract of the returns subgraph, read when the return is complete. */
+function completedReturn(event: OutboxEvent) {
+  if (!isEventOf(ReturnUpdated, event) || event.data.return.status !== 'complete') return null;
+  return { returnId: event.subjectId, destinationLocationId: event.data.destinationLocationId, items: event.data.items };
 }
 
 /**

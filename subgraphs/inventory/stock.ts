@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../platform/db/orm.js';
 import { conflict, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { publishInTransaction } from '../../platform/outbox.js';
+import { publish } from '../../platform/outbox.js';
+import { InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { inventoryItemJson } from './inventory.json.js';
 import type { InventoryKind } from './inventory.type.js';
@@ -109,15 +110,9 @@ export class StockWriter {
   /** Publishes the events of every item touched and returns their current state. */
   async publish(): Promise<InventoryItemView[]> {
     const items = await loadItems(this.em, [...this.touched.keys()].sort());
-    for (const item of items) {
-      await publishInTransaction(this.boss, this.em, {
-        type: this.touched.get(item.id) ? 'inventory_item.created' : 'inventory_item.updated',
-        storeId: item.storeId,
-        subjectType: 'inventory_item',
-        subjectId: item.id,
-        data: { inventory_item: inventoryItemJson(item) },
-      });
-    }
+    const event = (item: InventoryItemView) => ({ storeId: item.storeId, subjectId: item.id, data: { inventory_item: inventoryItemJson(item) } });
+    await publish(this.boss, this.em, InventoryItemCreated, items.filter((i) => this.touched.get(i.id)).map(event));
+    await publish(this.boss, this.em, InventoryItemUpdated, items.filter((i) => !this.touched.get(i.id)).map(event));
     return items;
   }
 }

@@ -3,12 +3,14 @@ import { buildFederatedSchema } from '../../platform/graphql/build-federated-sch
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
-import { OrderEntity, OrderLineItemEntity } from './order.entity.js';
+import { Migration20261124000100_idempotency_claims } from './migrations/Migration20261124000100_idempotency_claims.js';
 import { OrderService } from './order.service.js';
-import { ReturnCommentEntity, ReturnEntity, ReturnItemEntity, StoreSettingsEntity } from './return.entity.js';
 import { returnReferences } from './return.reference.js';
 import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnPageResolver, ReturnResolver, StoreSettingsResolver } from './return.resolver.js';
-import { ReturnService } from './return.service.js';
+import { ReturnChanges } from './return.changes.js';
+import { ReturnCreation } from './return.creation.js';
+import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
+import { ReturnReads } from './return.reads.js';
 import { CustomerReference } from './return.type.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
@@ -17,21 +19,25 @@ const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
   name: 'returns',
+  publishes: RETURN_EVENTS,
   db: {
     name: 'returns',
     schema: 'returns',
-    entities: [OrderEntity, OrderLineItemEntity, ReturnEntity, ReturnItemEntity, ReturnCommentEntity, StoreSettingsEntity],
     migrations: [
       { name: 'Migration20261122000100_returns', class: Migration20261122000100_returns },
       { name: 'Migration20261122001000_returns_domain', class: Migration20261122001000_returns_domain },
+      { name: 'Migration20261124000100_idempotency_claims', class: Migration20261124000100_idempotency_claims },
     ],
   },
   async build(deps?: SubgraphDeps) {
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
     const orders = new OrderService(deps.orm);
     const settings = new StoreSettingsService(deps.orm);
-    const returns = new ReturnService(deps.orm, deps.boss, settings);
-    const resolverDeps = { returns, orders, settings, accounts: deps.accounts };
+    const reads = new ReturnReads(deps.orm);
+    const events = new ReturnEvents(deps.boss, reads, settings);
+    const creation = new ReturnCreation(deps.orm, reads, events, settings);
+    const changes = new ReturnChanges(deps.orm, events);
+    const resolverDeps = { reads, creation, changes, orders, settings, accounts: deps.accounts };
     return buildFederatedSchema({
       resolvers: [...resolvers],
       orphanedTypes,

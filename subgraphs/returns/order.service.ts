@@ -2,10 +2,45 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { OrderInput } from './order.validation.js';
-import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
+import { check } from '../../platform/validation/index.js';
+import { addressOrNull } from './return.creation.js';
 import { orderView, type OrderLineRow, type OrderRow, type OrderView } from './return.view.js';
-import { RELEASED_STATUSES } from './return.status.js';
+import { unitsInReturns } from './returnable.js';
+import { UpsertOrderSchema, type OrderBody } from './returns.schemas.js';
+import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
+
+/** A validated line item: the stored row's fields but those the database assigns. */
+type OrderLineInput = Omit<OrderLineRow, 'id' | 'orderId' | 'position'>;
+
+/** The upsert as stored: defaults filled in. */
+interface OrderInput {
+  provider: string;
+  externalId: string;
+  body: OrderBody;
+  lineItems: OrderLineInput[];
+}
+
+function orderInput(body: OrderBody & { provider?: string }): OrderInput {
+  const { provider = 'custom', ...order } = body;
+  return {
+    provider,
+    externalId: order.id,
+    body: order,
+    lineItems: order.lineItems.map((l) => ({
+      externalId: l.id,
+      productId: l.productId ?? null,
+      variantId: l.variantId ?? null,
+      sku: l.sku ?? null,
+      title: l.title ?? null,
+      variantTitle: l.variantTitle ?? null,
+      quantity: l.quantity,
+      price: l.price,
+      tax: l.tax ?? '0',
+      discount: l.discount ?? '0',
+      weightKg: l.weightKg === null || l.weightKg === undefined ? null : String(l.weightKg),
+    })),
+  };
+}
 
 /** Orders pushed in by commerce platforms; returns are made against their lines. */
 export class OrderService {
@@ -23,7 +58,9 @@ export class OrderService {
    * may not take away what returns already hold: a line with returned units
    * must stay, with at least that quantity (409 otherwise).
    */
-  async upsert(storeId: string, input: OrderInput): Promise<{ view: OrderView; created: boolean }> {
+  async upsert(storeId: string, raw: unknown): Promise<{ view: OrderView; created: boolean }> {
+    const input = orderInput(check(UpsertOrderSchema, raw, { detail: 'The order is invalid.' }));
+    const order = input.body;
     return this.orm.em.fork().transactional(async (em) => {
       // Serialise concurrent upserts of one order (and returns being created against it).
       const [existing] = await sql<{ id: string }>(
@@ -48,16 +85,16 @@ export class OrderService {
           storeId,
           input.provider,
           input.externalId,
-          input.name,
-          input.currency,
-          input.customer.email,
-          input.customer.phoneNumber,
-          input.customer.firstName,
-          input.customer.lastName,
-          input.shippingCost,
-          input.shippingAddress ? JSON.stringify(input.shippingAddress) : null,
-          input.fulfillmentLocationId,
-          input.createdAt,
+          order.name,
+          order.currency,
+          order.customer.email,
+          order.customer.phoneNumber ?? null,
+          order.customer.firstName ?? null,
+          order.customer.lastName ?? null,
+          order.shippingCost ?? '0',
+          order.shippingAddress ? JSON.stringify(addressOrNull(order.shippingAddress)) : null,
+          order.fulfillmentLocationId ?? null,
+          order.createdAt ?? null,
         ],
       );
       await this.syncLines(em, orderId, input);
@@ -67,15 +104,8 @@ export class OrderService {
   }
 
   private async checkReturnedLinesKept(em: EntityManager, orderId: string, input: OrderInput): Promise<void> {
-    const returned = await sql<{ externalId: string; returned: number }>(
-      em,
-      `select l.external_id as "externalId", sum(i.quantity)::int as returned
-         from return_item i join return r on r.id = i.return_id join order_line_item l on l.id = i.order_line_item_id
-        where l.order_id = $1 and i.status = 'active' and r.status <> all($2) group by l.external_id`,
-      [orderId, RELEASED_STATUSES],
-    );
     const incoming = new Map(input.lineItems.map((l) => [l.externalId, l.quantity]));
-    for (const { externalId, returned: units } of returned) {
+    for (const { externalId, units } of await unitsInReturns(em, orderId)) {
       const quantity = incoming.get(externalId);
       if (quantity === undefined || quantity < units) {
         throw new AppError(

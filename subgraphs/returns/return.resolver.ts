@@ -4,20 +4,23 @@ import { Arg, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver,
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { hasScope, scopeForbidden } from '../../platform/auth.js';
-import { invalid, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById } from '../../platform/graphql/loaders.js';
 import { filterDigest } from '../../platform/cursor.js';
 import { pageRequest } from '../../platform/pagination.js';
+import { check } from '../../platform/validation/index.js';
 import type { OrderService } from './order.service.js';
 import { OrderType } from './order.type.js';
-import { validateOrder } from './order.validation.js';
+import type { ReturnChanges } from './return.changes.js';
+import type { ReturnCreation } from './return.creation.js';
+import { addressOrNull } from './return.creation.js';
 import { ReturnFilterInput, ShipmentEventInput, StoreSettingsInput } from './return.input.js';
-import type { ReturnService } from './return.service.js';
-import { validateFilters } from './return.service.js';
-import { isReturnStatus, RETURN_STATUSES, type ReturnStatus } from './return.status.js';
+import type { ReturnReads } from './return.reads.js';
+import type { ReturnStatus } from './return.status.js';
+import { ReturnFilterSchema, StoreSettingsSchema } from './returns.schemas.js';
 import {
   CreateReturnPayloadType,
   CustomerReference,
@@ -34,16 +37,18 @@ import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnItem
 import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
 
 export interface ReturnsResolverDeps {
-  returns: ReturnService;
+  reads: ReturnReads;
+  creation: ReturnCreation;
+  changes: ReturnChanges;
   orders: OrderService;
   settings: StoreSettingsService;
   accounts: AccountsService;
 }
 
 /** Per-request loaders: one round of queries for all the returns (or orders) a response needs. */
-export function returnLoaders(ctx: GraphQLContext, deps: Pick<ReturnsResolverDeps, 'returns' | 'orders'>) {
+export function returnLoaders(ctx: GraphQLContext, deps: Pick<ReturnsResolverDeps, 'reads' | 'orders'>) {
   return memoize(ctx, 'returns.loaders', () => ({
-    returns: new DataLoader<string, ReturnView | null>(batchById((ids) => deps.returns.views(ids))),
+    returns: new DataLoader<string, ReturnView | null>(batchById((ids) => deps.reads.views(ids))),
     orders: new DataLoader<string, OrderView | null>(batchById((ids) => deps.orders.views(ids))),
   }));
 }
@@ -91,8 +96,8 @@ export class ReturnResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
-    const filters = validateFilters({ ...filter });
-    const page = await this.deps.returns.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }));
+    const filters = check(ReturnFilterSchema, { ...filter }, { prefix: '/filter', detail: 'A filter value is invalid.' });
+    const page = await this.deps.reads.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return toConnection(page);
   }
@@ -111,7 +116,7 @@ export class ReturnResolver {
 
   @FieldResolver(() => [ReturnCommentType], { description: 'Comments, oldest first (they also appear in notes).' })
   async comments(@Root() ret: ReturnView): Promise<CommentRow[]> {
-    return this.deps.returns.comments(ret.id);
+    return this.deps.reads.comments(ret.id);
   }
 
   @Mutation(() => CreateReturnPayloadType, {
@@ -124,7 +129,7 @@ export class ReturnResolver {
     @Ctx() ctx: GraphQLContext,
   ) {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_write');
-    const { view, replayed } = await this.deps.returns.create(storeId, input, idempotencyKey);
+    const { view, replayed } = await this.deps.creation.create(storeId, input, idempotencyKey);
     return { return: view, externalRMAResponses: [], replayed };
   }
 
@@ -135,14 +140,13 @@ export class ReturnResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<ReturnView> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
-    if (!isReturnStatus(status)) throw invalid('validation-failed', `status must be one of ${RETURN_STATUSES.join(', ')}.`);
-    return this.deps.returns.changeStatus(returnId, status as ReturnStatus);
+    return this.deps.changes.changeStatus(returnId, status as ReturnStatus);
   }
 
   @Mutation(() => ReturnType, { description: 'Approves a return awaiting approval (pre_shipment -> open).' })
   async approveReturn(@Arg('returnId', () => ID) returnId: string, @Ctx() ctx: GraphQLContext): Promise<ReturnView> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
-    return this.deps.returns.approve(returnId);
+    return this.deps.changes.approve(returnId);
   }
 
   @Mutation(() => ReturnType, { description: 'Records a carrier tracking event (open -> in_transit -> delivered).' })
@@ -152,13 +156,13 @@ export class ReturnResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<ReturnView> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
-    return this.deps.returns.recordShipmentEvent(returnId, input);
+    return this.deps.changes.recordShipmentEvent(returnId, { ...input });
   }
 
   @Mutation(() => ReturnCommentType)
   async addReturnComment(@Arg('returnId', () => ID) returnId: string, @Arg('message', () => String) message: string, @Ctx() ctx: GraphQLContext): Promise<CommentRow> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
-    return this.deps.returns.addComment(returnId, message);
+    return this.deps.changes.addComment(returnId, message);
   }
 }
 
@@ -189,11 +193,7 @@ export class OrderResolver {
   @Mutation(() => OrderType, { description: 'Creates or updates an order by (provider, external id). `input` is the order object of the custom orders endpoint plus `provider` (default custom).' })
   async upsertOrder(@Arg('storeId', () => ID) storeId: string, @Arg('input', () => GraphQLJSON) input: unknown, @Ctx() ctx: GraphQLContext): Promise<OrderView> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'orders_write');
-    const provider = input && typeof input === 'object' && 'provider' in input ? (input as { provider: unknown }).provider : 'custom';
-    if (typeof provider !== 'string' || !/^[a-z0-9_-]{1,64}$/.test(provider)) {
-      throw invalid('validation-failed', 'The order is invalid.', [{ pointer: '/provider', detail: 'must be a lowercase platform name such as shopify or custom' }]);
-    }
-    return (await this.deps.orders.upsert(storeId, validateOrder(input, provider))).view;
+    return (await this.deps.orders.upsert(storeId, input)).view;
   }
 
   @FieldResolver(() => String, { description: 'This order exactly as REST API v2.2 shows it beside a return, as JSON text.' })
@@ -207,7 +207,7 @@ export class OrderResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
   ): Promise<Connection<ReturnView>> {
-    return toConnection(await this.deps.returns.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id })));
+    return toConnection(await this.deps.reads.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id })));
   }
 }
 
@@ -228,14 +228,12 @@ export class StoreSettingsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<StoreSettings> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_write');
-    const address = input.returnAddress;
+    const settings = check(StoreSettingsSchema, { ...input, ...(input.returnAddress ? { returnAddress: { ...input.returnAddress } } : {}) }, { prefix: '/input', detail: 'The store settings are invalid.' });
     return this.deps.settings.update(storeId, {
-      returnLocationId: input.returnLocationId,
-      requireReturnApproval: input.requireReturnApproval,
-      returnPhoneNumber: input.returnPhoneNumber,
-      returnAddress: address
-        ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
-        : undefined,
+      returnLocationId: settings.returnLocationId ?? undefined,
+      requireReturnApproval: settings.requireReturnApproval ?? undefined,
+      returnPhoneNumber: settings.returnPhoneNumber ?? undefined,
+      returnAddress: settings.returnAddress ? addressOrNull(settings.returnAddress) : undefined,
     });
   }
 }
@@ -255,6 +253,6 @@ export class CustomerReturnsResolver {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, customer.storeId, 'returns_read');
     const filters = { list: 'customer-returns', customer: filterDigest({ id: customer.id }) };
-    return toConnection(await this.deps.returns.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters)));
+    return toConnection(await this.deps.reads.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters)));
   }
 }

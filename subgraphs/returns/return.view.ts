@@ -330,7 +330,7 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
  * The REST shapes (service-spec "Return" and "Order"), also the payload of
  * outbox events. GraphQL serves the same data with camelCase names.
  */
-export function restReturn(view: ReturnView): Record<string, unknown> {
+export function restReturn(view: ReturnView) {
   // Field by field, so nothing internal (ids of other kinds, sort keys) can leak into the public shape.
   return {
     id: view.id,
@@ -384,7 +384,7 @@ export function restReturn(view: ReturnView): Record<string, unknown> {
   };
 }
 
-export function restOrder(view: OrderView): Record<string, unknown> {
+export function restOrder(view: OrderView) {
   return {
     id: view.id,
     name: view.name,
@@ -406,3 +406,6 @@ export function restOrder(view: OrderView): Record<string, unknown> {
     })),
   };
 }
+
+export type RestReturn = ReturnType<typeof restReturn>;
+export type RestOrder = ReturnType<typeof restOrder>;

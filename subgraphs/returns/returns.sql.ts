@@ -1,5 +1,3 @@
-import { sortAtSql } from '../../platform/pagination.js';
-
 /** Column lists shared by the returns subgraph's queries (camelCase aliases match the row types). */
 
 export const ORDER_COLUMNS = `o.id, o.store_id as "storeId", o.compat_id::text as "compatId", o.provider, o.external_id as "externalId", o.name, o.currency,
@@ -15,9 +13,6 @@ export const RETURN_COLUMNS = `r.id, r.store_id as "storeId", r.compat_id::text 
   o.external_id as "externalOrderId", r.status, r.type, r.provider, r.currency, r.source, r.destination, r.notes,
   r.compensation_methods as "compensationMethods", r.shipment, r.shipments, r.shipment_recorded as "shipmentRecorded",
   r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt"`;
-
-/** `updated_at` to the microsecond, as text: the keyset cursor must not lose precision. */
-export const RETURN_SORT_AT = sortAtSql('r.updated_at');
 
 export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_id as "orderLineItemId", l.external_id as "lineExternalId",
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,

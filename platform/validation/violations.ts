@@ -1,4 +1,4 @@
-import { invalid, type FieldError } from './errors.js';
+import { invalid, type FieldError } from '../errors.js';
 
 /**
  * Collects every violation of a request (each with a JSON pointer) so the

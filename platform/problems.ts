@@ -1,0 +1,81 @@
+/**
+ * Every problem type the service answers with: its title, and the
+ * explanation served at `/problems/<slug>` (RFC 9457 `type`). `AppError` only
+ * takes slugs listed here, so a problem without its page cannot be written.
+ */
+export const PROBLEMS = {
+  'invalid-json': ['The request body is not valid JSON', 'The body could not be parsed as JSON, or was empty. Send one JSON value (an object on every route of this API) encoded as UTF-8.'],
+  'validation-failed': [
+    'The request is invalid',
+    'A body field, query parameter, path segment or header broke a rule. `errors` lists every violation at once, each with a pointer: a JSON pointer into the body (`/data/items/0/quantity`), or `query#name`, `header#name`, `path#name`. Fix them all and send the request again; nothing was changed.',
+  ],
+  'unknown-parameter': [
+    'Unknown query parameter',
+    'A query parameter is not one this route knows. Lists refuse unknown parameters so that a misspelt filter never returns unfiltered data. The pointer `query#<name>` names it; `detail` lists the accepted ones.',
+  ],
+  'invalid-page-size': ['Invalid page size', '`page-size` (or the `X-Page-Size` header) must be an integer from 1 to 500.'],
+  'invalid-cursor': [
+    'Invalid pagination cursor',
+    'The `page-continue` cursor is malformed, was altered, or was issued for other filters. Pass `X-Page-Next` back exactly as received, with the same filters; or start again without a cursor.',
+  ],
+  'invalid-url': ['Invalid URL', 'The request path is not valid percent-encoded UTF-8.'],
+  unauthorized: [
+    'Authentication required',
+    'The request carries no credentials, or unknown or revoked ones. REST calls send `Authorization: Bearer <API secret>`; GraphQL accepts an API secret or the admin token.',
+  ],
+  'scope-forbidden': ['The credentials lack a required scope', 'The API secret is valid but lacks the scope this operation needs (named in `detail`). Create a secret with that scope.'],
+  forbidden: ['Not allowed', 'The operation needs the admin token.'],
+  'store-not-found': ['Store not found', 'No store with this id is visible to these credentials: it does not exist, or it belongs to another account.'],
+  'not-found': ['Resource not found', 'Nothing with this id is visible to these credentials.'],
+  'route-not-found': ['No such route', 'No route matches this method and path. Check the version prefix (`/v2.2`) and the spelling.'],
+  'method-not-allowed': ['Method not allowed', 'The path exists but not with this method; the `Allow` header lists the methods it takes.'],
+  'payload-too-large': ['Request body too large', 'The body is over the limit of the route (5 MB for custom events, 1 MB elsewhere).'],
+  'unsupported-media-type': ['Unsupported media type', 'This route takes a JSON body: send `Content-Type: application/json`.'],
+  'rate-limited': [
+    'Too many requests',
+    'A rate limit was reached. Wait for the seconds in `Retry-After`; `RateLimit-Policy` and `RateLimit` describe the limit and what is left of it.',
+  ],
+  'service-unavailable': ['Service unavailable', 'The service cannot take this request now (its database is unreachable or it is over capacity). Retry after the seconds in `Retry-After`.'],
+  'internal-error': [
+    'Internal server error',
+    'Something unexpected failed. The body says nothing more on purpose; the `instance` member and the `X-Request-Id` header carry the request id to quote when reporting it.',
+  ],
+  'account-not-found': ['Account not found', 'No account has this id.'],
+  'order-not-found': ['Order not found', 'The store has no order with this provider and external id. Push the order first (`POST /v2.2/stores/{storeId}/custom/orders`).'],
+  'order-line-has-returns': [
+    'The order update would take away returned units',
+    'A line of the order has units in returns, and the update drops the line or lowers its quantity below those units. Keep the line with at least that quantity, or reject or reset the returns first.',
+  ],
+  'return-not-found': ['Return not found', 'No return with this id is visible to these credentials.'],
+  'quantity-not-returnable': [
+    'Quantity not returnable',
+    'More units were asked for than are still returnable: the ordered quantity minus the units in other returns that are not rejected or deleted.',
+  ],
+  'idempotency-key-reused': ['Idempotency key reused with a different request', 'This `Idempotency-Key` was already used, within 24 hours, with another body. Use a new key for a new request.'],
+  'idempotency-key-in-progress': [
+    'A request with this idempotency key is in progress',
+    'The first request with this `Idempotency-Key` is still running. Retry with the same key shortly: the answer will be its result.',
+  ],
+  'invalid-transition': ['Status transition not allowed', 'The return (or shipment) cannot move from its current status to the one asked for; see the transition table in the returns documentation.'],
+  'location-not-found': ['Location not found', 'The store has no location with this id.'],
+  'product-not-found': ['Product not found', 'The store has no product with this id or sku.'],
+  'inbound-shipment-not-found': ['Inbound shipment not found', 'The store has no inbound shipment with this id.'],
+  'inventory-item-not-found': ['Inventory item not found', 'The store has no inventory item with this id.'],
+  'insufficient-stock': ['Not enough stock', 'The change would take the stock of the item at the location below zero; `detail` says what is on hand.'],
+  'quantity-out-of-range': ['Quantity out of range', 'The change would take a running total beyond what it can hold (2,147,483,647 units); `detail` names the total.'],
+  'quantity-exceeds-expected': ['More units reported than the shipment expects', 'Received, damaged and missing units of a shipment line together may not exceed the quantity it expects.'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type ProblemSlug = keyof typeof PROBLEMS;
+
+export function isProblemSlug(slug: string): slug is ProblemSlug {
+  return Object.hasOwn(PROBLEMS, slug);
+}
+
+export function problemTitle(slug: ProblemSlug): string {
+  return PROBLEMS[slug][0];
+}
+
+export function problemExplanation(slug: ProblemSlug): string {
+  return PROBLEMS[slug][1];
+}

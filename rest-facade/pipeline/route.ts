@@ -1,0 +1,159 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AccountsService } from '../../platform/accounts/accounts.service.js';
+import type { Scope } from '../../platform/accounts/credentials.js';
+import { hasScope, scopeForbidden, storeNotFound, type Principal } from '../../platform/auth.js';
+import { invalid, type FieldError } from '../../platform/errors.js';
+import { storeVisible } from '../../platform/graphql/authorize.js';
+import { RequestContext } from '../../platform/graphql/context.js';
+import { textProblem, violationsOf } from '../../platform/validation/index.js';
+import type { GatewayClient, Operation } from '../gateway-client.js';
+import { readJsonBody } from './body.js';
+import { locals, toAppError } from './request-locals.js';
+import type { ApiSurface } from './surface.js';
+
+/** What every route of every surface shares. */
+export interface FacadeDeps {
+  accounts: AccountsService;
+  gateway: GatewayClient;
+}
+
+export interface PageParams {
+  first: number;
+  after: string | undefined;
+}
+
+export interface PageResult {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export interface RouteContext<Query, Body> {
+  req: Request;
+  principal: Principal;
+  params: Record<string, string>;
+  query: Query;
+  body: Body;
+  page: PageParams;
+  /** Runs one GraphQL operation as the caller. */
+  graphql<T>(op: Operation, variables: Record<string, unknown>): Promise<T>;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  /** A body already serialised (documents a subgraph built as JSON text). */
+  json?: string;
+  headers?: Record<string, string>;
+  /** A list's page: the surface's pagination presents the next one. */
+  page?: PageResult;
+}
+
+export interface RouteSpec<Q extends TObject, B extends TSchema> {
+  /** The scope the credentials need (403 otherwise); checked after the store. */
+  scope: Scope;
+  /** The query parameters the route takes (strings); any other is 400 `unknown-parameter`. */
+  query?: Q;
+  paginated?: boolean;
+  /**
+   * A JSON body of at most `limit` bytes. `schema` documents it; the facade
+   * checks it unless the graph does (`checkedBy: 'graph'`, for bodies GraphQL
+   * clients send too, so both get the same answer from one place).
+   */
+  body?: { limit: number; schema: B; checkedBy?: 'facade' | 'graph' };
+  summary?: string;
+  handle(ctx: RouteContext<Static<Q>, Static<B>>): Promise<RouteResult>;
+}
+
+/** A route as its table keeps it: the spec (for documentation) and its handler. */
+export interface Route {
+  spec: RouteSpec<TObject, TSchema>;
+  handler: RequestHandler;
+}
+
+const queryPointer = (name: string) => `query#${name}`;
+
+/** A value from the URL (path or query) that PostgreSQL could not store is refused where it is. */
+function checkText(value: string, pointer: string, errors: FieldError[]): void {
+  const problem = textProblem(value);
+  if (problem) errors.push({ pointer, detail: problem });
+}
+
+function readParams(req: Request): Record<string, string> {
+  const errors: FieldError[] = [];
+  const params = req.params as Record<string, string>;
+  for (const [name, value] of Object.entries(params)) checkText(value, `path#${name}`, errors);
+  if (errors.length) throw invalid('validation-failed', 'A path segment is invalid.', errors);
+  return params;
+}
+
+function readQuery(req: Request, schema: TObject | undefined, extra: readonly string[]): Record<string, string> {
+  const allowed = [...Object.keys(schema?.properties ?? {}), ...extra];
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
+    if (!allowed.includes(name)) {
+      throw invalid('unknown-parameter', `Unknown query parameter "${name}".`, [{ pointer: queryPointer(name), detail: `accepted: ${allowed.join(', ') || 'none'}` }]);
+    }
+    if (typeof value !== 'string') {
+      errors.push({ pointer: queryPointer(name), detail: 'must be given once' });
+      continue;
+    }
+    checkText(value, queryPointer(name), errors);
+    query[name] = value;
+  }
+  if (!errors.length && schema) {
+    // The route's own parameters against its schema; the pagination style reads its own.
+    const own = Object.fromEntries(Object.entries(query).filter(([name]) => Object.hasOwn(schema.properties, name)));
+    for (const e of violationsOf(schema, own)) errors.push({ pointer: queryPointer(e.pointer.slice(1)), detail: e.detail });
+  }
+  if (errors.length) throw invalid('validation-failed', 'A query parameter is invalid.', errors);
+  return query;
+}
+
+/**
+ * The pipeline every REST route of every surface runs, in the contract's
+ * order (decisions section 15): credentials and the caller's limits (401,
+ * 429), store (404), scope (403), path and query (400), content type (415),
+ * size (413), JSON (400), the body's rules (400), then the route's one
+ * GraphQL operation. Errors go out in the surface's format.
+ */
+export function route<Q extends TObject, B extends TSchema>(surface: ApiSurface, deps: FacadeDeps, spec: RouteSpec<Q, B>): Route {
+  const handler = async (req: Request, res: Response, _next: NextFunction) => {
+    try {
+      const { principal, credentials } = await surface.authenticate(req);
+      const context = new RequestContext(principal, credentials, locals(res));
+      const params = readParams(req);
+      if (params.storeId !== undefined && !(await storeVisible(context, deps.accounts, params.storeId))) throw storeNotFound(params.storeId);
+      if (!hasScope(principal, spec.scope)) throw scopeForbidden(spec.scope);
+      const pagination = spec.paginated ? surface.pagination : undefined;
+      const query = readQuery(req, spec.query, pagination?.params ?? []);
+      const page = pagination ? pagination.read(req, query) : { first: 0, after: undefined };
+      let body: unknown;
+      if (spec.body) {
+        body = await readJsonBody(req, res, spec.body.limit);
+        if (spec.body.checkedBy !== 'graph') {
+          const errors = violationsOf(spec.body.schema, body);
+          if (errors.length) throw invalid('validation-failed', 'The body is invalid.', errors);
+        }
+      }
+      const result = await spec.handle({
+        req,
+        principal,
+        params,
+        query: query as Static<Q>,
+        body: body as Static<B>,
+        page,
+        graphql: (op, variables) => deps.gateway.execute(op, variables, context),
+      });
+      const shown = result.page && pagination ? pagination.present(req, res, result.page, result.body) : result.body;
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      if (result.json !== undefined) res.status(result.status).type('application/json').send(result.json);
+      else if (shown === undefined) res.status(result.status).end();
+      else res.status(result.status).json(shown);
+    } catch (err) {
+      surface.sendError(req, res, toAppError(err, locals(res).logger));
+    }
+  };
+  return { spec: spec as unknown as RouteSpec<TObject, TSchema>, handler };
+}

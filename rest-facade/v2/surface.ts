@@ -1,0 +1,100 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { AccountsService } from '../../platform/accounts/accounts.service.js';
+import { credentialsFrom } from '../../platform/auth.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import { PAGE_SIZE } from '../../platform/pagination.js';
+import { problemTitle } from '../../platform/problems.js';
+import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
+import { locals } from '../pipeline/request-locals.js';
+import type { PageParams } from '../pipeline/route.js';
+import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
+
+const EXPOSED_HEADERS = 'X-Page-Next, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Page-Size, X-Page-Continue, X-Request-Id';
+
+function unauthorized(detail: string, header: string): AppError {
+  return new AppError('unauthorized', 'unauthorized', detail, { headers: { 'WWW-Authenticate': header } });
+}
+
+/** RFC 9457 problem details; `instance` is the path plus `#` and the request id (decisions section 14). */
+export function sendProblem(req: Request, res: Response, error: AppError): void {
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res
+    .status(error.status)
+    .type('application/problem+json')
+    .send(
+      JSON.stringify({
+        type: `/problems/${error.slug}`,
+        title: problemTitle(error.slug),
+        status: error.status,
+        detail: error.message,
+        instance: `${req.originalUrl.split('?')[0]}#${locals(res).requestId}`,
+        ...(error.errors ? { errors: error.errors } : {}),
+      }),
+    );
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `page-size` / `X-Page-Size` (query wins, 1..500, default 20) and `page-continue` / `X-Page-Continue`; the next cursor in `X-Page-Next`. */
+const headerPagination: PaginationStyle = {
+  params: ['page-size', 'page-continue'],
+  read(req: Request, query: Record<string, string>): PageParams {
+    const rawSize = query['page-size'] ?? header(req, 'x-page-size');
+    let first: number = PAGE_SIZE.default;
+    if (rawSize !== undefined) {
+      const pointer = query['page-size'] !== undefined ? 'query#page-size' : 'header#x-page-size';
+      if (!/^\d+$/.test(rawSize.trim()) || Number(rawSize) < PAGE_SIZE.min || Number(rawSize) > PAGE_SIZE.max) {
+        throw invalid('invalid-page-size', `The page size must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`, [
+          { pointer, detail: `must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}` },
+        ]);
+      }
+      first = Number(rawSize);
+    }
+    const after = query['page-continue'] ?? header(req, 'x-page-continue');
+    return { first, after: after || undefined };
+  },
+  present(_req, res, page, body) {
+    if (page.hasNextPage && page.endCursor) res.setHeader('X-Page-Next', page.endCursor);
+    return body;
+  },
+};
+
+/** The REST API v2.2: bearer API secrets with a generous per-secret limit, problem details, header pagination. */
+export function v2Surface(accounts: AccountsService, adminToken: string, secretLimiter: MemoryRateLimiter): ApiSurface {
+  return {
+    name: 'v2.2',
+    async authenticate(req) {
+      const credentials = credentialsFrom(req.headers);
+      delete credentials.compatKey;
+      if (!credentials.bearer) throw unauthorized('Send an API secret as "Authorization: Bearer <secret>".', 'Bearer realm="v2.2"');
+      const principal = await accounts.authenticate(credentials, adminToken);
+      if (!principal) throw unauthorized('The API secret is unknown or revoked.', 'Bearer realm="v2.2", error="invalid_token"');
+      if (principal.kind === 'account') {
+        const decision = secretLimiter.consume(principal.secretId);
+        if (!decision.allowed) throw rateLimited('per-secret', decision, secretLimiter.windowMs / 1000);
+      }
+      return { principal, credentials };
+    },
+    sendError: sendProblem,
+    pagination: headerPagination,
+  };
+}
+
+/** CORS for browsers: bearer auth and no cookies, so any origin may call (decisions section 14). */
+export function v2Cors(allowed: (path: string) => string[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (req.method !== 'OPTIONS') return next();
+    const methods = allowed(req.path);
+    if (!methods.length) return next();
+    res.setHeader('Access-Control-Allow-Methods', [...methods, 'OPTIONS'].join(', '));
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+  };
+}

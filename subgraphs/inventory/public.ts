@@ -1,0 +1,6 @@
+/**
+ * What the rest of the system may use of the inventory subgraph: its event
+ * contracts and the schemas of its REST queries. Everything else is internal.
+ */
+export { INVENTORY_EVENTS, InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
+export { InboundShipmentListQuerySchema, InventoryItemListQuerySchema } from './inventory.schemas.js';

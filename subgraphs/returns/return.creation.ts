@@ -1,0 +1,147 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { checkIdempotencyKey, withIdempotencyKey } from '../../platform/idempotency.js';
+import { newId } from '../../platform/ids.js';
+import { Decimal } from '../../platform/money.js';
+import { check, Violations } from '../../platform/validation/index.js';
+import { ReturnCreated, type ReturnEvents } from './return.events.js';
+import type { ReturnReads } from './return.reads.js';
+import type { ReturnStatus } from './return.status.js';
+import type { Address, OrderLineRow, ReturnView } from './return.view.js';
+import { unitsInReturns } from './returnable.js';
+import { CreateReturnSchema, type AddressBody, type CreateReturnBody } from './returns.schemas.js';
+import { LINE_COLUMNS } from './returns.sql.js';
+import type { StoreSettingsService } from './store-settings.service.js';
+
+/** Unit refund of an order line: its price plus its tax less its discount, spread over the ordered units. */
+export function unitRefund(line: Pick<OrderLineRow, 'price' | 'tax' | 'discount' | 'quantity'>): Decimal {
+  return new Decimal(line.price).plus(new Decimal(line.tax).minus(line.discount).dividedBy(line.quantity));
+}
+
+/** An address as stored: every line present, null when not given. */
+export const addressOrNull = (address: AddressBody | null | undefined): Address | null =>
+  address
+    ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
+    : null;
+
+/** Creates returns for order lines (decisions section 8). */
+export class ReturnCreation {
+  constructor(
+    private readonly orm: Orm,
+    private readonly reads: ReturnReads,
+    private readonly events: ReturnEvents,
+    private readonly settings: StoreSettingsService,
+  ) {}
+
+  /**
+   * With an idempotency key, the same body again replays the first result
+   * (`replayed`), another body is 422, and a duplicate while the first is
+   * still running is 409 (platform/idempotency.ts).
+   */
+  async create(storeId: string, body: unknown, idempotencyKey?: string | null): Promise<{ view: ReturnView; replayed: boolean }> {
+    const input = check(CreateReturnSchema, body, { detail: 'The return is invalid.' });
+    const key = checkIdempotencyKey(idempotencyKey);
+    return this.orm.em.fork().transactional(async (em) => {
+      if (!key) return { view: await this.insert(em, storeId, input), replayed: false };
+      const keyed = await withIdempotencyKey(em, { storeId, key, body }, async () => {
+        const view = await this.insert(em, storeId, input);
+        return { value: view, resultId: view.id };
+      });
+      if (keyed.kind === 'created') return { view: keyed.value, replayed: false };
+      const [view] = await this.reads.views([keyed.resultId], em);
+      return { view: view!, replayed: true };
+    });
+  }
+
+  private async insert(em: EntityManager, storeId: string, { data }: CreateReturnBody): Promise<ReturnView> {
+    // Locking the order serialises returns against it: two creates racing for the last unit cannot both pass the check.
+    const [order] = await sql<{ id: string; name: string; currency: string; customerEmail: string | null; customerPhone: string | null; firstName: string | null; lastName: string | null; shippingAddress: Address | null }>(
+      em,
+      `select id, name, currency, customer_email as "customerEmail", customer_phone as "customerPhone", customer_first_name as "firstName",
+              customer_last_name as "lastName", shipping_address as "shippingAddress"
+         from "order" where store_id = $1 and provider = $2 and external_id = $3 for update`,
+      [storeId, data.provider, data.externalOrderId],
+    );
+    if (!order) throw notFound('order-not-found', `No ${data.provider} order ${data.externalOrderId} in this store.`);
+    const lines = await sql<OrderLineRow>(em, `select ${LINE_COLUMNS} from order_line_item l where l.order_id = $1 and l.removed_at is null`, [order.id]);
+    const byExternal = new Map(lines.map((l) => [l.externalId, l]));
+    const unknown = new Violations();
+    data.items.forEach((item, i) => {
+      if (!byExternal.has(item.lineItemId)) unknown.add(`/data/items/${i}/lineItemId`, `is not a line item of order ${data.externalOrderId}`);
+    });
+    unknown.throwIfAny('A line item is not in the order.');
+
+    const held = new Map((await unitsInReturns(em, order.id)).map((r) => [r.lineId, r.units]));
+    for (const item of data.items) {
+      const line = byExternal.get(item.lineItemId)!;
+      const left = line.quantity - (held.get(line.id) ?? 0);
+      if (item.quantity > left) {
+        throw new AppError('conflict', 'quantity-not-returnable', `Line item ${item.lineItemId}: ${item.quantity} requested, ${Math.max(left, 0)} still returnable.`);
+      }
+    }
+
+    const settings = await this.settings.get(storeId, em);
+    const returnId = newId('return');
+    const status: ReturnStatus = settings.requireReturnApproval ? 'pre_shipment' : 'open';
+    const items = data.items.map((item, position) => {
+      const line = byExternal.get(item.lineItemId)!;
+      return {
+        id: newId('returnItem'),
+        line,
+        item,
+        position,
+        compensation: item.compensation ?? 'refund',
+        refund: unitRefund(line).times(item.quantity).toFixed(6),
+        value: new Decimal(line.price).times(item.quantity).toFixed(6),
+      };
+    });
+    const source = {
+      emailAddress: order.customerEmail,
+      mailingAddress: addressOrNull(data.shippingAddress) ?? order.shippingAddress ?? null,
+      name: { given: order.firstName, surname: order.lastName },
+      phoneNumber: order.customerPhone,
+    };
+    const destination = { mailingAddress: settings.returnAddress, phoneNumber: settings.returnPhoneNumber };
+    await sql(
+      em,
+      `insert into return (id, store_id, order_id, status, type, provider, order_name, currency, source, destination, notes, compensation_methods)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        returnId,
+        storeId,
+        order.id,
+        status,
+        data.type ?? 'return',
+        data.provider,
+        order.name,
+        order.currency,
+        JSON.stringify(source),
+        JSON.stringify(destination),
+        data.notes ?? null,
+        [...new Set(items.map((i) => i.compensation))],
+      ],
+    );
+    await sql(
+      em,
+      `insert into return_item (id, return_id, order_line_item_id, position, quantity, reason, reason_code, customer_comment, compensation, refund_amount, product_value)
+       select u.id, $1, u.line, u.position, u.quantity, u.reason, u.code, u.comment, u.compensation, u.refund, u.value
+         from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[])
+           as u(id, line, position, quantity, reason, code, comment, compensation, refund, value)`,
+      [
+        returnId,
+        items.map((i) => i.id),
+        items.map((i) => i.line.id),
+        items.map((i) => i.position),
+        items.map((i) => i.item.quantity),
+        items.map((i) => i.item.reason),
+        items.map((i) => i.item.reasonCode ?? null),
+        items.map((i) => i.item.notes ?? null),
+        items.map((i) => i.compensation),
+        items.map((i) => i.refund),
+        items.map((i) => i.value),
+      ],
+    );
+    return this.events.emit(em, ReturnCreated, returnId, null);
+  }
+}

@@ -1,0 +1,131 @@
+import { Amount, CalendarDate, Currency, DateTime, Email, Int, Nullable, Num, OneOf, Phone, Strict, Text, TimeBound, Type, type Static } from '../../platform/validation/index.js';
+import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './return.status.js';
+
+/**
+ * The inputs of the returns subgraph as JSON Schemas: the REST bodies the
+ * facade passes through (orders, returns) and the GraphQL inputs. REST and
+ * GraphQL clients are checked by the same definitions (decisions sections 7
+ * and 8), and the API reference is generated from them.
+ */
+
+export const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
+export type Compensation = (typeof COMPENSATIONS)[number];
+export const RETURN_TYPES = ['return', 'warranty'] as const;
+
+const optionalText = (max: number) => Nullable(Text({ min: 0, max }));
+
+export const AddressSchema = Strict(
+  { line1: optionalText(500), line2: optionalText(500), city: optionalText(500), state: optionalText(500), postalCode: optionalText(500), country: optionalText(500) },
+  { description: 'A postal address; every line optional.' },
+);
+
+export const OrderLineSchema = Strict({
+  id: Text({ description: "The commerce platform's line item id (returns name it as lineItemId)." }),
+  productId: optionalText(255),
+  variantId: optionalText(255),
+  sku: optionalText(255),
+  title: optionalText(1000),
+  variantTitle: optionalText(1000),
+  quantity: Int({ min: 1 }),
+  price: Amount({ description: 'Unit price.' }),
+  tax: Nullable(Amount({ description: 'Tax of the whole line.' })),
+  discount: Nullable(Amount({ description: 'Discount of the whole line.' })),
+  // numeric(12, 4)
+  weightKg: Nullable(Num({ min: 0, max: 99_999_999.9999 })),
+});
+
+/** The custom order body (decisions section 7): the order object itself. */
+export const OrderBodySchema = Strict({
+  id: Text({ description: 'External order id: the same id again updates the order.' }),
+  name: Text({ description: 'e.g. "#1001"' }),
+  createdAt: Nullable(DateTime()),
+  currency: Currency(),
+  customer: Strict({ email: Email(), firstName: optionalText(255), lastName: optionalText(255), phoneNumber: Nullable(Phone()) }),
+  lineItems: Type.Array(OrderLineSchema, { minItems: 1, maxItems: 1000, uniqueItemsBy: 'id' }),
+  shippingCost: Nullable(Amount()),
+  shippingAddress: Nullable(AddressSchema),
+  fulfillmentLocationId: optionalText(255),
+});
+export type OrderBody = Static<typeof OrderBodySchema>;
+
+/** GraphQL `upsertOrder` takes the same object plus the commerce platform it comes from. */
+export const UpsertOrderSchema = Type.Composite([
+  OrderBodySchema,
+  Type.Object({ provider: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]{1,64}$', detail: 'must be a lowercase platform name such as shopify or custom' })) }),
+], { additionalProperties: false });
+
+export const ReturnItemSchema = Strict({
+  lineItemId: Text({ description: "The order line's external id (lineItems[].id of the order)." }),
+  quantity: Int({ min: 1 }),
+  reason: Text({ max: 1000 }),
+  reasonCode: optionalText(255),
+  notes: optionalText(5000),
+  compensation: Type.Optional(OneOf(COMPENSATIONS, { description: 'Default refund.' })),
+});
+
+/** The create-return body (decisions section 8). */
+export const CreateReturnSchema = Strict({
+  data: Strict({
+    provider: Text({ max: 64, description: 'The commerce platform of the order (custom for orders pushed to this API).' }),
+    externalOrderId: Text(),
+    items: Type.Array(ReturnItemSchema, { minItems: 1, maxItems: 500, uniqueItemsBy: 'lineItemId' }),
+    shippingAddress: Nullable(AddressSchema),
+    notes: optionalText(5000),
+    type: Type.Optional(OneOf(RETURN_TYPES, { description: 'Default return.' })),
+  }),
+  options: Type.Optional(Strict({ createExternalRMAs: Type.Optional(Type.Boolean()) })),
+});
+export type CreateReturnBody = Static<typeof CreateReturnSchema>;
+export type AddressBody = Static<typeof AddressSchema>;
+
+/** The filters of a store's return list, as GraphQL takes them (REST names them in snake_case). */
+export const ReturnFilterSchema = Strict({
+  status: Nullable(OneOf(RETURN_STATUSES)),
+  type: Nullable(OneOf(RETURN_TYPES)),
+  updatedAtMin: Nullable(TimeBound({ description: 'Inclusive.' })),
+  updatedAtMax: Nullable(TimeBound({ description: 'Exclusive.' })),
+  createdAtMin: Nullable(TimeBound({ description: 'Inclusive.' })),
+  createdAtMax: Nullable(TimeBound({ description: 'Exclusive.' })),
+  providerOrderName: optionalText(255),
+});
+export type ReturnFilter = Static<typeof ReturnFilterSchema>;
+
+/** `GET /stores/{storeId}/returns` query parameters; `shopify_order_name` is an alias of `provider_order_name`. */
+export const ReturnListQuerySchema = Strict({
+  status: Type.Optional(OneOf(RETURN_STATUSES)),
+  type: Type.Optional(OneOf(RETURN_TYPES)),
+  updated_at_min: Type.Optional(TimeBound({ description: 'Inclusive; a date is its UTC midnight.' })),
+  updated_at_max: Type.Optional(TimeBound({ description: 'Exclusive.' })),
+  created_at_min: Type.Optional(TimeBound({ description: 'Inclusive.' })),
+  created_at_max: Type.Optional(TimeBound({ description: 'Exclusive.' })),
+  provider_order_name: Type.Optional(Text({ description: "The order's name, e.g. #1001." })),
+  shopify_order_name: Type.Optional(Text({ description: 'Alias of provider_order_name.' })),
+});
+
+/** `PUT /returns/{returnId}/status`. */
+export const StatusBodySchema = Strict({ status: OneOf(REST_STATUS_TARGETS) });
+
+/** `POST /returns/{returnId}/comments`. */
+export const CommentBodySchema = Strict({ comment: Strict({ message: Text({ max: 5000 }) }) });
+export const CommentMessageSchema = Text({ max: 5000 });
+
+/** GraphQL `recordReturnShipmentEvent` input. */
+export const ShipmentEventSchema = Strict({
+  status: OneOf(SHIPMENT_STATUSES),
+  carrier: optionalText(255),
+  trackingNumber: optionalText(255),
+  trackingUrl: optionalText(2000),
+  estimatedDeliveryDate: Nullable(CalendarDate()),
+  deliveredAt: Nullable(DateTime()),
+});
+
+export type ShipmentEvent = Static<typeof ShipmentEventSchema>;
+
+/** GraphQL `updateStoreSettings` input. */
+export const StoreSettingsSchema = Strict({
+  returnLocationId: optionalText(255),
+  requireReturnApproval: Nullable(Type.Boolean()),
+  returnAddress: Nullable(AddressSchema),
+  returnPhoneNumber: Nullable(Phone()),
+});
+export type StoreSettingsBody = Static<typeof StoreSettingsSchema>;
