@@ -46,6 +46,26 @@ describe('segments', () => {
 
   const ordered = (where: unknown[] = [], extra: Record<string, unknown> = {}) => ({ all: [{ event: { eventName: 'Ordered', where, ...extra } }] });
 
+  it.each<[string, string, unknown]>([
+    ['IS_SET on an object', 'box', undefined],
+    ['IS_SET on an array', 'skus', undefined],
+    ['NOT_EQUALS on an object', 'box', 'L'],
+    ['NOT_EQUALS on an array', 'skus', 'A1'],
+    ['EQUALS on an object', 'box', 'L'],
+    ['CONTAINS on an array', 'skus', 'A1'],
+    ['GREATER_THAN on an object', 'box', 1],
+  ])('segment-object-array-properties: %s matches nobody (objects and arrays are never segmentable)', async (name, key, value) => {
+    // A store of its own: one customer whose only event has an object and an array property.
+    const store = await app.createAccount(`Objects ${name}`);
+    await accept(app, store, { eventName: 'Packed', customer: { email: 'eve@example.com' }, data: { box: { size: 'L' }, skus: ['A1', 'B2'] } });
+    await drained(app.databaseUrl);
+    const operator = name.split(' ')[0]!;
+    const where = [{ key, operator, ...(value === undefined ? {} : { value }) }];
+    const result = await app.graphql<Members>(MEMBERS, { s: store.storeId, d: { all: [{ event: { eventName: 'Packed', where } }] } }, store.apiSecret);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.segmentMembers.totalCount).toBe(0);
+  });
+
   it.each<[string, unknown, string[]]>([
     ['performed the event (minCount 1 default)', ordered(), ['ann', 'bob', 'dan']],
     ['at least twice', ordered([], { minCount: 2 }), ['ann']],

@@ -1,4 +1,5 @@
 import { invalid, type FieldError } from '../../platform/errors.js';
+import { Conditions } from '../../platform/db/keyset.js';
 import { isoEpochSeconds } from '../../platform/validation/index.js';
 import { SegmentOperator } from './segment.input.js';
 
@@ -63,13 +64,12 @@ const PROFILE_COLUMNS: Record<string, Accessor> = {
 };
 const LOCATION_FIELDS = new Set(['street1', 'street2', 'city', 'state', 'stateCode', 'postalCode', 'country', 'countryCode', 'ianaTimeZoneName', 'latitude', 'longitude']);
 
-class Builder {
-  readonly params: unknown[] = [];
+/** The platform's WHERE builder, collecting every invalid part of the definition as it goes. */
+class Builder extends Conditions {
   readonly errors: FieldError[] = [];
 
   param(value: unknown, cast: string): string {
-    this.params.push(value);
-    return `$${this.params.length}::${cast}`;
+    return this.p(value, cast);
   }
 
   fail(pointer: string, detail: string): string {
@@ -134,7 +134,7 @@ function compare(b: Builder, a: Accessor, operator: SegmentOperator, value: unkn
 }
 
 function profileAccessor(b: Builder, field: string, at: string): Accessor | undefined {
-  if (PROFILE_COLUMNS[field]) return PROFILE_COLUMNS[field];
+  if (Object.hasOwn(PROFILE_COLUMNS, field)) return PROFILE_COLUMNS[field];
   const [head, ...rest] = field.split('.');
   const key = rest.join('.');
   if (head === 'location' && LOCATION_FIELDS.has(key)) {
@@ -174,7 +174,9 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
       return;
     }
     const k = b.param(p.key, 'text');
-    const accessor: Accessor = { json: `(e.data -> ${k})`, date: `(e.data_dates ->> ${k})::float8`, isSet: `(e.data ? ${k})` };
+    // Objects and arrays are stored but never segmentable (decisions section 14): for a condition they are not set.
+    const scalar = `coalesce(jsonb_typeof(e.data -> ${k}) in ('string', 'number', 'boolean'), false)`;
+    const accessor: Accessor = { json: `(case when ${scalar} then e.data -> ${k} end)`, date: `(e.data_dates ->> ${k})::float8`, isSet: `(${scalar})` };
     if (p.operator === SegmentOperator.EQUALS && (typeof p.value === 'string' || typeof p.value === 'boolean' || typeof p.value === 'number')) {
       // Containment uses the GIN index on data; a date string also matches the same instant written differently.
       const contains = `e.data @> jsonb_build_object(${k}, ${b.param(JSON.stringify(p.value), 'jsonb')})`;
