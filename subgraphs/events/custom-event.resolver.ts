@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
-import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { hasScope, requireAdmin, scopeForbidden } from '../../platform/auth.js';
 import { invalid } from '../../platform/errors.js';
@@ -11,7 +13,8 @@ import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
-import { CUSTOM_EVENTS_DEAD_QUEUE, CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS, type CustomEventJob, type EventIngestion } from './custom-event.ingestion.js';
+import { listDeadLetters, retryDeadLetters } from '../../platform/dead-letters.js';
+import { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS, type CustomEventJob, type EventIngestion } from './custom-event.ingestion.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
 import {
@@ -94,10 +97,11 @@ export class CustomEventResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomEventRow>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
     const filters = { eventName, since, until };
-    const request = pageRequest(first, after, { list: 'store-events', storeId, eventName, since: since?.toISOString(), until: until?.toISOString() });
+    const request = pageRequest(first, after, { list: 'store-events', storeId, eventName, since: since?.toISOString(), until: until?.toISOString() }, selects(info, 'totalCount'));
     return toConnection(await this.deps.events.listForStore(storeId, filters, request));
   }
 
@@ -130,26 +134,26 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<DeadLetteredCustomEventType[]> {
     requireAdmin(ctx.auth);
-    const jobs = await this.deps.boss.findJobs<Partial<CustomEventJob>>(CUSTOM_EVENTS_DEAD_QUEUE, { queued: true });
-    return jobs
-      .sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime())
-      .slice(0, Math.max(1, Math.min(first, 500)))
-      .map((job) => ({
-        id: job.id,
-        eventId: job.data?.eventId ?? null,
-        storeId: job.data?.storeId ?? null,
-        eventName: typeof job.data?.event?.eventName === 'string' ? job.data.event.eventName : null,
-        job: job.data,
-        error: job.sourceOutput,
-        deadLetteredAt: job.createdOn,
-      }));
+    const letters = await listDeadLetters(this.deps.boss, CUSTOM_EVENTS_QUEUE, Math.max(1, Math.min(first, 500)));
+    return letters.map((letter) => {
+      const job = letter.data as Partial<CustomEventJob> | null;
+      return {
+        id: letter.id,
+        eventId: job?.eventId ?? null,
+        storeId: job?.storeId ?? null,
+        eventName: typeof job?.event?.eventName === 'string' ? job.event.eventName : null,
+        job,
+        error: letter.error,
+        deadLetteredAt: letter.deadLetteredAt,
+      };
+    });
   }
 
   @Mutation(() => Int, { description: 'Admin token only: moves dead-lettered custom events (all, or the given job ids) back to processing. Returns how many moved.' })
   async retryDeadLetteredCustomEvents(@Arg('ids', () => [ID], { nullable: true }) ids: string[] | undefined, @Ctx() ctx: GraphQLContext): Promise<number> {
     requireAdmin(ctx.auth);
     // Processing is idempotent on the event id, so a retried event never applies twice.
-    return this.deps.boss.redrive(CUSTOM_EVENTS_DEAD_QUEUE, { destination: CUSTOM_EVENTS_QUEUE, ...(ids ? { ids } : {}) });
+    return retryDeadLetters(this.deps.boss, CUSTOM_EVENTS_QUEUE, ids);
   }
 }
 
