@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../platform/logger.js';
 import { createGateway, createGraphQLServer, errorLogPlugin, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
+import { eventAcceptance } from '../subgraphs/events/public.js';
 
 export interface RunningService {
   runtime: Runtime;
@@ -108,6 +109,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       adminToken: runtime.adminToken,
       graphql,
       gateway: serving?.gateway,
+      events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
       subgraphServer: role === 'subgraph',
       ready: () => checkReady(runtime),
     });

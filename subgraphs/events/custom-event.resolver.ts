@@ -5,16 +5,15 @@ import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root
 import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { hasScope, requireAdmin, scopeForbidden } from '../../platform/auth.js';
-import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
 import { listDeadLetters, retryDeadLetters } from '../../platform/dead-letters.js';
-import { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS, type CustomEventJob, type EventIngestion } from './custom-event.ingestion.js';
+import type { EventAcceptance } from './custom-event.acceptance.js';
+import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
 import {
@@ -24,9 +23,7 @@ import {
   CustomEventType,
   DeadLetteredCustomEventType,
   EventPropertyType,
-  type BulkEventResultType,
 } from './custom-event.type.js';
-import { validateBulkEnvelope, validateEvent, type ValidEvent } from './custom-event.validation.js';
 import { customerLoader } from './customer.resolver.js';
 import type { CustomerRow, CustomerService } from './customer.service.js';
 import { CustomerType } from './customer.type.js';
@@ -34,13 +31,9 @@ import { CustomerType } from './customer.type.js';
 export interface CustomEventResolverDeps {
   events: CustomEventService;
   customers: CustomerService;
-  ingestion: EventIngestion;
+  acceptance: EventAcceptance;
   accounts: AccountsService;
   boss: PgBoss;
-}
-
-function rateLimitStatus(decision: RateLimitDecision) {
-  return { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
 }
 
 export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
@@ -51,13 +44,6 @@ export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
 export class CustomEventResolver {
   constructor(private readonly deps: CustomEventResolverDeps) {}
 
-  /** Validation, the per-store limit and the durable enqueue: the one path REST and GraphQL share. */
-  private async admit(storeId: string, events: ValidEvent[]): Promise<RateLimitDecision> {
-    const admission = await this.deps.ingestion.submit(storeId, events);
-    if (!admission.queued) throw rateLimited(EVENTS_RATE_POLICY, admission.decision, EVENTS_RATE_WINDOW_SECONDS);
-    return admission.decision;
-  }
-
   @Mutation(() => CustomEventAcceptanceType, { description: 'Queues one custom event (the body of POST /stores/{storeId}/events); answers once the job is committed.' })
   async createCustomEvent(
     @Arg('storeId', () => ID) storeId: string,
@@ -65,9 +51,7 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<CustomEventAcceptanceType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customer_events_write');
-    const result = validateEvent(event);
-    if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
-    return { queued: true, rateLimit: rateLimitStatus(await this.admit(storeId, [result.value])) };
+    return { queued: true, rateLimit: await this.deps.acceptance.one(storeId, event) };
   }
 
   @Mutation(() => BulkEventsAcceptanceType, { description: 'Queues up to 100 events ({events: [...]}); each is validated alone, the request counts once against the rate limit.' })
@@ -77,15 +61,7 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<BulkEventsAcceptanceType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customer_events_write');
-    const envelope = validateBulkEnvelope(body);
-    if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
-    const checked = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
-    const valid = checked.flatMap((c) => (c.ok ? [c.value] : []));
-    const decision = await this.admit(storeId, valid);
-    const results: BulkEventResultType[] = checked.map((c, index) =>
-      c.ok ? { index, status: 'queued' } : { index, status: 'rejected', error: { detail: 'The event is invalid.', errors: c.errors } },
-    );
-    return { accepted: valid.length, rejected: checked.length - valid.length, results, rateLimit: rateLimitStatus(decision) };
+    return this.deps.acceptance.bulk(storeId, body);
   }
 
   @Query(() => CustomEventConnection, { description: "A store's events, newest first, by name and time range (since inclusive, until exclusive)." })
