@@ -9,11 +9,13 @@ import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { isProblemSlug, problemExplanation, problemTitle } from '../platform/problems.js';
 import { MemoryRateLimiter } from '../platform/rate-limit.js';
+import { API_DOCUMENTS } from '../rest-facade/documents.js';
 import { GatewayClient } from '../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
+import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
 
 export interface HttpAppOptions {
@@ -72,6 +74,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (!isProblemSlug(slug)) return next();
     res.type('text/plain').send(`${problemTitle(slug)}\n\n${problemExplanation(slug)}\n`);
   });
+
+  // Gateway roles: the index, the OpenAPI documents, the API reference and the GraphQL explorer (before /graphql).
+  if (options.gateway) app.use(developerPortal({ documents: API_DOCUMENTS.map((d) => ({ servedAt: d.servedAt, document: d.build() })) }));
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 

@@ -1,7 +1,7 @@
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { MemoryRateLimiter } from '../../platform/rate-limit.js';
 import type { FacadeDeps } from '../pipeline/route.js';
-import { RouteTable } from '../pipeline/routing.js';
+import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
@@ -18,9 +18,14 @@ export interface V2Options {
 export function v2Routes(deps: FacadeDeps, options: V2Options): RouteTable {
   const routes = new RouteTable(v2Surface(options.accounts, options.adminToken, options.secretLimiter), deps);
   routes.router.use(v2Cors((path) => routes.allowed(path)));
+  registerV2Routes(routes);
+  routes.mountFallbacks();
+  return routes;
+}
+
+/** Every /v2.2 route, on the table that serves them or on a list that documents them (openapi.ts). */
+export function registerV2Routes(routes: RouteRegistry): void {
   registerReturnRoutes(routes);
   registerInventoryRoutes(routes);
   registerEventRoutes(routes);
-  routes.mountFallbacks();
-  return routes;
 }
