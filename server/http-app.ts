@@ -17,6 +17,7 @@ import { v2Routes } from '../rest-facade/v2/index.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
+import { httpMetrics, metricsEndpoint } from './metrics-http.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -44,6 +45,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('etag', false);
   // Node's own parser: repeated names become arrays (refused as such) and no name is dropped, `__proto__` included.
   app.set('query parser', 'simple');
+  app.use(httpMetrics());
 
   // Request id (echoed when the caller sends a sane one) and one access log line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -68,6 +70,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const checks = await options.ready();
     res.status(checks.database && checks.queue ? 200 : 503).json({ status: checks.database && checks.queue ? 'ready' : 'unavailable', checks });
   });
+  app.get('/metrics', metricsEndpoint({ adminToken: options.adminToken, metricsToken: options.config.metricsToken }));
   // The documentation page of every problem type the service answers with.
   app.get('/problems/:slug', (req, res, next) => {
     const slug = String(req.params.slug);

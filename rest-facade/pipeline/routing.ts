@@ -78,7 +78,11 @@ export class RouteTable implements RouteRegistry, DocumentedTable {
     entry.methods.add(method);
     const built = route(this.surface, this.deps, spec);
     this.entries.push({ method, path, route: built });
-    this.router[method.toLowerCase() as Lowercase<Method>](path, built.handler);
+    this.router[method.toLowerCase() as Lowercase<Method>](path, (req: Request, res: Response, next: NextFunction) => {
+      // Metrics count requests by this template, never by the raw URL (one series per route, not per id).
+      locals(res).route = req.baseUrl + path;
+      return built.handler(req, res, next);
+    });
     return this;
   }
 

@@ -27,11 +27,10 @@ export interface TestApp {
   adminToken: string;
   /**
    * fetch relative to the app, with the given bearer token (if any). A REST
-   * response is checked against the committed OpenAPI document first (see
-   * contract.ts); `contract: false` skips that for a test that sends what no
-   * client could (raw bytes, a deliberately wrong method).
+   * response is checked against the committed OpenAPI document before it is
+   * returned (contract.ts): a response that drifts from it fails the test.
    */
-  request(path: string, init?: RequestInit & { token?: string; contract?: boolean }): Promise<Response>;
+  request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   /** POST /graphql; returns the parsed body and the HTTP status. */
   graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
   createAccount(name?: string): Promise<TestAccount>;
@@ -65,13 +64,13 @@ export async function startTestApp(
   const service = await startService(config, logger, role);
   const baseUrl = `http://127.0.0.1:${service.port}`;
 
-  const request = async (path: string, init: RequestInit & { token?: string; contract?: boolean } = {}) => {
-    const { token, headers, contract = true, ...rest } = init;
+  const request = async (path: string, init: RequestInit & { token?: string } = {}) => {
+    const { token, headers, ...rest } = init;
     const h = new Headers(headers);
     if (token) h.set('authorization', `Bearer ${token}`);
     const url = `${baseUrl}${path}`;
     const res = await fetch(url, { ...rest, headers: h });
-    if (contract) await assertConforms(rest.method ?? 'GET', url, res);
+    await assertConforms(rest.method ?? 'GET', url, res);
     return res;
   };
 
