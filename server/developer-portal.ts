@@ -81,7 +81,7 @@ function indexPage(links: Link[]): string {
   const items = links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a><br><span>${escapeHtml(l.description)}</span></li>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Returns platform</title>
+<title>Returns platform</title><link rel="icon" href="data:,">
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1f2328}
 li{margin:0 0 1rem}span{color:#59636e}code{background:#f6f8fa;padding:.1rem .3rem;border-radius:4px}</style></head>
 <body><h1>Returns platform</h1>
@@ -107,7 +107,7 @@ function referencePage(documents: readonly PortalDocument[]): string {
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API reference · Returns platform</title></head>
+<title>API reference · Returns platform</title><link rel="icon" href="data:,"></head>
 <body><div id="app"></div>
 <script src="/docs/assets/scalar.js"></script>
 <script>Scalar.createApiReference('#app', ${scriptJson(config)});</script>
@@ -116,9 +116,10 @@ function referencePage(documents: readonly PortalDocument[]): string {
 
 function explorerPage(): string {
   const headers = JSON.stringify({ Authorization: 'Bearer <API secret or admin token>' }, null, 2);
+  // The query of a shared link (`/graphql?query=...`) opens in the editor.
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>GraphQL explorer · Returns platform</title>
+<title>GraphQL explorer · Returns platform</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/graphql/assets/graphiql.css">
 <style>body{margin:0;height:100vh}#graphiql{height:100vh}</style></head>
 <body><div id="graphiql"></div>
@@ -126,8 +127,17 @@ function explorerPage(): string {
 <script src="/graphql/assets/react-dom.js"></script>
 <script src="/graphql/assets/graphiql.js"></script>
 <script>
-  // Credentials go in the Headers tab and stay in this browser (localStorage) between visits.
-  const fetcher = GraphiQL.createFetcher({ url: '/graphql' });
+  // Credentials go in the Headers tab and stay in this browser (localStorage) between visits. Until a
+  // real token is there, say so instead of sending a request the service can only refuse.
+  const http = GraphiQL.createFetcher({ url: '/graphql' });
+  const fetcher = (params, options) => {
+    const headers = (options && options.headers) || {};
+    const auth = headers.Authorization || headers.authorization || '';
+    if (!/^Bearer [^<> ]+$/.test(auth)) {
+      return Promise.resolve({ errors: [{ message: 'Put an API secret or the admin token in the Headers tab: {"Authorization": "Bearer <token>"}' }] });
+    }
+    return http(params, options);
+  };
   const root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
     fetcher,
@@ -135,6 +145,7 @@ function explorerPage(): string {
     shouldPersistHeaders: true,
     defaultEditorToolsVisibility: 'headers',
     defaultQuery: ${scriptJson('# Put an API secret or the admin token in the Headers tab below, then run:\nquery Me {\n  __typename\n}\n')},
+    query: new URLSearchParams(location.search).get('query') || undefined,
   }));
 </script>
 </body></html>`;
