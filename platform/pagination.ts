@@ -8,22 +8,25 @@ export interface PageRequest {
   /** The decoded keyset position, or undefined for the first page. */
   after: CursorKey | undefined;
   filters: Record<string, unknown>;
+  /** Count every row matching the filters too (a connection's `totalCount` was asked for). */
+  count: boolean;
 }
 
 export interface Page<T> {
   items: T[];
   hasNextPage: boolean;
   endCursor: string | null;
+  totalCount?: number;
 }
 
-export function pageRequest(first: number | null | undefined, after: string | null | undefined, filters: Record<string, unknown>): PageRequest {
+export function pageRequest(first: number | null | undefined, after: string | null | undefined, filters: Record<string, unknown>, count = false): PageRequest {
   const size = first ?? PAGE_SIZE.default;
   if (!Number.isInteger(size) || size < PAGE_SIZE.min || size > PAGE_SIZE.max) {
     throw invalid('invalid-page-size', `The page size must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`, [
       { pointer: 'query#page-size', detail: `must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}` },
     ]);
   }
-  return { first: size, after: after ? decodeCursor(after, filters) : undefined, filters };
+  return { first: size, after: after ? decodeCursor(after, filters) : undefined, filters, count };
 }
 
 /**

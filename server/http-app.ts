@@ -14,6 +14,7 @@ import { GatewayClient } from '../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
+import type { EventAcceptance } from '../subgraphs/events/public.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   subgraphServer?: boolean;
   /** Gateway roles: the gateway the REST facades run their operations on (no facade without one). */
   gateway?: ApolloGateway;
+  /** Gateway roles: custom event acceptance (the event routes call it directly). */
+  events?: EventAcceptance;
   ready(): Promise<{ database: boolean; queue: boolean }>;
 }
 
@@ -83,12 +86,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
-  if (options.gateway) {
+  if (options.gateway && options.events) {
     const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
     const v2 = v2Routes(deps, {
       accounts: options.accounts,
       adminToken: options.adminToken,
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
+      events: options.events,
     });
     app.use('/v2.2', v2.router);
   }

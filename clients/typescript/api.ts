@@ -2639,6 +2639,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     createCustomEvents: {
@@ -2808,6 +2824,22 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };

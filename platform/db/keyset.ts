@@ -28,6 +28,13 @@ export class Conditions {
     return this;
   }
 
+  /** The same conditions, to extend separately. */
+  clone(): Conditions {
+    const copy = new Conditions([...this.params]);
+    copy.clauses.push(...this.clauses);
+    return copy;
+  }
+
   get where(): string {
     return this.clauses.length ? this.clauses.join(' and ') : 'true';
   }
@@ -63,14 +70,24 @@ export interface KeysetQuery {
  * lands before its position and skips or repeats nothing.
  */
 export async function keysetPage<T extends { id: string }>(em: EntityManager, query: KeysetQuery): Promise<Page<T>> {
-  const { where: c, page, sortColumn, idColumn } = query;
+  const { page, sortColumn, idColumn } = query;
+  const c = query.where.clone();
   if (page.after) c.and(`(${sortColumn}, ${idColumn}) < (${c.p(page.after[0], 'timestamptz')}, ${c.p(page.after[1])})`);
   const limit = c.p(page.first + 1);
-  const rows = await sql<T & { sortAt: string }>(
-    em,
-    `select ${query.columns}, ${sortAtSql(sortColumn)} from ${query.from} where ${c.where}
-      order by ${sortColumn} desc, ${idColumn} desc limit ${limit}`,
-    c.params,
-  );
-  return toPage(rows, page, (row) => [row.sortAt, row.id]);
+  const [rows, totalCount] = await Promise.all([
+    sql<T & { sortAt: string }>(
+      em,
+      `select ${query.columns}, ${sortAtSql(sortColumn)} from ${query.from} where ${c.where}
+        order by ${sortColumn} desc, ${idColumn} desc limit ${limit}`,
+      c.params,
+    ),
+    page.count ? countRows(em, query.from, query.where) : undefined,
+  ]);
+  return { ...toPage(rows, page, (row) => [row.sortAt, row.id]), totalCount };
+}
+
+/** How many rows a list's filters match, whatever the page (a connection's `totalCount`). */
+async function countRows(em: EntityManager, from: string, where: Conditions): Promise<number> {
+  const [row] = await sql<{ n: number }>(em, `select count(*)::int as n from ${from} where ${where.where}`, where.params);
+  return row!.n;
 }

@@ -1,5 +1,6 @@
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { MemoryRateLimiter } from '../../platform/rate-limit.js';
+import type { EventAcceptance } from '../../subgraphs/events/public.js';
 import type { FacadeDeps } from '../pipeline/route.js';
 import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
@@ -12,20 +13,27 @@ export interface V2Options {
   adminToken: string;
   /** The generous per-secret limit of every route (per process). */
   secretLimiter: MemoryRateLimiter;
+  /** Custom event acceptance, called directly by the event routes. */
+  events: EventAcceptance;
 }
 
 /** The REST API v2.2: every route authenticates, then runs one GraphQL operation. */
 export function v2Routes(deps: FacadeDeps, options: V2Options): RouteTable {
   const routes = new RouteTable(v2Surface(options.accounts, options.adminToken, options.secretLimiter), deps);
   routes.router.use(v2Cors((path) => routes.allowed(path)));
-  registerV2Routes(routes);
+  registerV2Routes(routes, options);
   routes.mountFallbacks();
   return routes;
 }
 
+/** What /v2.2 routes call besides the gateway (read when a request comes). */
+export interface V2Services {
+  readonly events: EventAcceptance;
+}
+
 /** Every /v2.2 route, on the table that serves them or on a list that documents them (openapi.ts). */
-export function registerV2Routes(routes: RouteRegistry): void {
+export function registerV2Routes(routes: RouteRegistry, services: V2Services): void {
   registerReturnRoutes(routes);
   registerInventoryRoutes(routes);
-  registerEventRoutes(routes);
+  registerEventRoutes(routes, services);
 }

@@ -4,7 +4,7 @@ import { problemTitle } from '../../platform/problems.js';
 import { openApiDocument, type ApiDescription } from '../openapi.js';
 import type { HeaderSpec } from '../pipeline/route.js';
 import { RouteList } from '../pipeline/routing.js';
-import { registerV2Routes } from './index.js';
+import { registerV2Routes, type V2Services } from './index.js';
 import { headerPagination, ProblemSchema, RATE_LIMIT_HEADERS } from './surface.js';
 
 /** Headers that come with an error of a given status. */
@@ -88,9 +88,16 @@ export const V2_API: ApiDescription = {
   },
 };
 
+/** A documented table serves no request, so it has no services; a handler that ran anyway would say so. */
+const DOCUMENTATION_ONLY: V2Services = {
+  get events(): never {
+    throw new Error('a route list that documents the API serves no requests');
+  },
+};
+
 /** The /v2.2 document, from the same registrations the service serves (no database needed). */
 export function v2Document() {
   const routes = new RouteList();
-  registerV2Routes(routes);
+  registerV2Routes(routes, DOCUMENTATION_ONLY);
   return openApiDocument(routes, V2_API);
 }
