@@ -48,8 +48,15 @@ async function drainEvents(service: RunningService): Promise<void> {
   }
 }
 
+/** Where the command reads its configuration and writes its output (the process's, unless a test gives others). */
+export interface CommandIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
+}
+
 /** `admin -- seed-demo ...`: exit code 0 on success, 2 on a usage error. */
-export async function seedDemoCommand(argv: string[]): Promise<number> {
+export async function seedDemoCommand(argv: string[], io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -68,18 +75,18 @@ export async function seedDemoCommand(argv: string[]): Promise<number> {
     }));
     if (!values.store) throw new SeedUsageError('--store is required');
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\nusage: npm run --silent admin -- seed-demo --store ID [--orders N --returns N --events N --inventory N] [--url URL] [--json]\n`);
+    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\nusage: npm run --silent admin -- seed-demo --store ID [--orders N --returns N --events N --inventory N] [--url URL] [--json]\n`);
     return 2;
   }
   let counts: SeedCounts;
   try {
     counts = { orders: count(values.orders, 'orders', 10_000), returns: count(values.returns, 'returns', 10_000), events: count(values.events, 'events', 1_000_000), inventory: count(values.inventory, 'inventory', 1_000) };
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
+    io.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
-  const config = loadConfig();
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', { stderr: true });
+  const config = loadConfig(io.env);
+  const logger = createLogger(io.env.LOG_LEVEL ?? 'warn', { stderr: true });
   let baseUrl = (values.url ?? `http://127.0.0.1:${config.port}`).replace(/\/$/, '');
   let service: RunningService | undefined;
   let token: string;
@@ -87,15 +94,15 @@ export async function seedDemoCommand(argv: string[]): Promise<number> {
     token = await adminToken(config, logger);
   } else {
     if (values.url) throw new Error(`no service answers at ${baseUrl}`);
-    process.stderr.write(`No service answers at ${baseUrl}; starting one in this process.\n`);
+    io.stderr.write(`No service answers at ${baseUrl}; starting one in this process.\n`);
     service = await startService({ ...config, port: 0, host: '127.0.0.1', demoAccount: false }, logger, 'all');
     baseUrl = `http://127.0.0.1:${service.port}`;
     token = service.runtime.adminToken;
   }
   try {
-    const summary = await seedDemo({ baseUrl, token, storeId: values.store, counts, progress: terminalProgress() });
+    const summary = await seedDemo({ baseUrl, token, storeId: values.store, counts, progress: terminalProgress(io.stderr) });
     if (service) await drainEvents(service);
-    process.stdout.write(
+    io.stdout.write(
       values.json
         ? `${JSON.stringify(summary)}\n`
         : `Store ${summary.storeId}: ${summary.orders} orders, ${Object.values(summary.returns).reduce((a, b) => a + b, 0)} returns (${Object.entries(summary.returns)

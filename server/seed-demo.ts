@@ -30,11 +30,11 @@ export interface Progress {
   phase(name: string, total: number): { tick(): void; done(): void };
 }
 
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
+export function terminalProgress(stream: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean } = process.stderr): Progress {
   if (stream.isTTY) {
     return {
       phase(name, total) {
-        const bar = new SingleBar({ format: `${name.padEnd(18)} {bar} {value}/{total}`, stream, hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+        const bar = new SingleBar({ format: `${name.padEnd(18)} {bar} {value}/{total}`, stream: stream as NodeJS.WriteStream, hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
         bar.start(total, 0);
         return { tick: () => bar.increment(), done: () => bar.stop() };
       },

@@ -3,7 +3,7 @@ import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/events.js';
-import { run } from './support/processes.js';
+import { seedDemoCommand } from '../server/seed-demo-command.js';
 
 /** Waits until the jobs the seeding set off (event processing, restock of completed returns) have run. */
 async function settled(app: TestApp): Promise<void> {
@@ -77,21 +77,20 @@ describe('admin seed-demo', () => {
     expect(await snapshot(app, account.storeId)).toEqual(before);
   });
 
-  it('runs from the admin CLI against the running service, with plain progress lines when not on a terminal', async () => {
+  it('runs as the admin command against the running service, with plain progress lines when not on a terminal', async () => {
     const other = await app.createAccount('CLI merchant');
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-    const result = await run(process.execPath, ['dist/server/admin-cli.js', 'seed-demo', '--store', other.storeId, '--orders', '3', '--returns', '2', '--events', '5', '--inventory', '2', '--url', app.baseUrl], {
-      DATABASE_URL: app.databaseUrl,
-      ADMIN_TOKEN: app.adminToken,
-      LOG_LEVEL: 'warn',
-    });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('seed-demo: orders 3/3');
-    expect(result.stdout).toMatch(/^Store sto_\S+: 3 orders, 2 returns \(1 open, 1 in_transit\)/);
+    const out = { stdout: '', stderr: '' };
+    const io = {
+      env: { DATABASE_URL: app.databaseUrl, ADMIN_TOKEN: app.adminToken, LOG_LEVEL: 'warn' },
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { write: (text: string) => (out.stderr += text), isTTY: false },
+    };
+    const args = ['--store', other.storeId, '--orders', '3', '--returns', '2', '--events', '5', '--inventory', '2', '--url', app.baseUrl];
+    expect(await seedDemoCommand(args, io), out.stderr).toBe(0);
+    expect(out.stderr).toContain('seed-demo: orders 3/3');
+    expect(out.stdout).toMatch(/^Store sto_\S+: 3 orders, 2 returns \(1 open, 1 in_transit\)/);
     expect((await snapshot(app, other.storeId)).orders).toBe(3);
-    const usage = await run(process.execPath, ['dist/server/admin-cli.js', 'seed-demo', '--orders', '3'], { DATABASE_URL: app.databaseUrl });
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('--store is required');
-  }, 240_000);
+    expect(await seedDemoCommand(['--orders', '3'], io)).toBe(2);
+    expect(out.stderr).toContain('--store is required');
+  });
 });

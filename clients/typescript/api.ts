@@ -2644,6 +2644,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2832,6 +2834,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

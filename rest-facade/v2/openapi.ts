@@ -11,6 +11,7 @@ import { headerPagination, ProblemSchema, RATE_LIMIT_HEADERS } from './surface.j
 const ERROR_HEADERS: Record<number, Record<string, HeaderSpec>> = {
   401: { 'WWW-Authenticate': { description: '`Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret).' } },
   429: { 'Retry-After': { description: 'Seconds to wait before retrying.' }, ...RATE_LIMIT_HEADERS },
+  503: { 'Retry-After': { description: 'Seconds to wait before retrying.' } },
 };
 
 const [pageSizeName, pageContinueName] = headerPagination.params as [string, string];
