@@ -1,15 +1,16 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { getVariableValues, GraphQLError, GraphQLScalarType, visit, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { getVariableValues, GraphQLError, GraphQLScalarType, Kind, visit, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
 import { INTERNAL_ERROR_MESSAGE, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';
-import { textProblem } from '../platform/validation/index.js';
 import type { Logger } from '../platform/logger.js';
+import { graphqlOperations, operationLabel } from '../platform/metrics.js';
+import { textProblem } from '../platform/validation/index.js';
 import { projectRoot } from '../platform/project-root.js';
 import { LIMITS, measure } from './complexity.js';
 import { ForwardingDataSource, InProcessDataSource } from './data-sources.js';
@@ -105,6 +106,27 @@ function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
   };
 }
 
+/** Counts each operation by name, type and outcome (`graphql_operations_total`, source "graphql"). */
+function metricsPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ operation, operationName, request, document, errors, response }) {
+          const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
+          // A document that failed validation has no resolved operation: name it as the client did.
+          const named = document?.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)?.name?.value;
+          graphqlOperations.inc({
+            source: 'graphql',
+            operation: operationLabel(operationName ?? request.operationName ?? named),
+            type: operation?.operation ?? 'unknown',
+            outcome: failed ? 'error' : 'success',
+          });
+        },
+      };
+    },
+  };
+}
+
 function isPublic(extensions: Record<string, unknown> | undefined): boolean {
   const code = extensions?.code;
   return typeof code === 'string' && PUBLIC_GRAPHQL_CODES.has(code);
@@ -146,7 +168,8 @@ export function createGraphQLServer(gateway: ApolloGateway, options: { introspec
     formatError: formatGraphQLError,
     // Cache hints are not used (responses are not cached by HTTP caches), and the default plugin's
     // per-field hook makes Apollo define a per-request closure on every context, which costs.
-    plugins: [operationPlugin(), complexityPlugin(), errorLogPlugin(), ApolloServerPluginCacheControlDisabled()],
+    // Browsers get the GraphQL explorer served from npm packages (server/developer-portal.ts), not Apollo's hosted one.
+    plugins: [operationPlugin(), complexityPlugin(), errorLogPlugin(), metricsPlugin(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
     logger: apolloLogger(options.logger),
   });
 }

@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
+  /** Bearer token for `/metrics` besides the admin token (a scraper should not hold the admin token). */
+  metricsToken: string | undefined;
   nodeEnv: string;
   isProduction: boolean;
   logLevel: string;
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || '.data'),
     adminToken: env.ADMIN_TOKEN || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     nodeEnv,
     isProduction: nodeEnv === 'production',
     logLevel: env.LOG_LEVEL || 'info',

@@ -5,6 +5,7 @@ import { apolloLogger } from '../gateway/gateway.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError, internalError, isErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
+import { graphqlOperations } from '../platform/metrics.js';
 import { isProblemSlug } from '../platform/problems.js';
 
 /**
@@ -100,6 +101,8 @@ export class GatewayClient {
     this.validate(op, schema);
     const result = await this.gateway.executor(executorRequest(op, variables, context, schema, this.apolloLogger));
     const error = result.errors?.[0];
+    // The facade's operations are a fixed set, so their names are bounded labels.
+    graphqlOperations.inc({ source: 'rest', operation: op.definition.name?.value ?? '(anonymous)', type: op.definition.operation, outcome: error ? 'error' : 'success' });
     if (error) {
       const appError = appErrorFromGraphQL(error);
       // Apollo Server's error formatting logged what it masked; this path does it itself.

@@ -7,6 +7,7 @@ import { openDatabase } from '../platform/db/database.js';
 import { createOrm, migrate } from '../platform/db/orm.js';
 import { AppError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
+import { SEED_DEMO_USAGE } from './seed-demo.js';
 
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
 
@@ -17,6 +18,7 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   revoke-secret --account ID --prefix P
   create-compat-key --store ID
   admin-token
+${SEED_DEMO_USAGE}
 `;
 
 type Output = Record<string, unknown> | unknown[];
@@ -37,6 +39,8 @@ function human(result: Output): string {
 }
 
 async function main(): Promise<number> {
+  // seed-demo drives the service's API and parses its own options (server/seed-demo-command.ts).
+  if (process.argv[2] === 'seed-demo') return (await import('./seed-demo-command.js')).seedDemoCommand(process.argv.slice(3));
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {

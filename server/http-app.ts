@@ -9,13 +9,16 @@ import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { isProblemSlug, problemExplanation, problemTitle } from '../platform/problems.js';
 import { MemoryRateLimiter } from '../platform/rate-limit.js';
+import { API_DOCUMENTS } from '../rest-facade/documents.js';
 import { GatewayClient } from '../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
 import type { EventAcceptance } from '../subgraphs/events/public.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
+import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
+import { httpMetrics, metricsEndpoint } from './metrics-http.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -45,6 +48,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('etag', false);
   // Node's own parser: repeated names become arrays (refused as such) and no name is dropped, `__proto__` included.
   app.set('query parser', 'simple');
+  app.use(httpMetrics());
 
   // Request id (echoed when the caller sends a sane one) and one access log line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -69,12 +73,16 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const checks = await options.ready();
     res.status(checks.database && checks.queue ? 200 : 503).json({ status: checks.database && checks.queue ? 'ready' : 'unavailable', checks });
   });
+  app.get('/metrics', metricsEndpoint({ adminToken: options.adminToken, metricsToken: options.config.metricsToken }));
   // The documentation page of every problem type the service answers with.
   app.get('/problems/:slug', (req, res, next) => {
     const slug = String(req.params.slug);
     if (!isProblemSlug(slug)) return next();
     res.type('text/plain').send(`${problemTitle(slug)}\n\n${problemExplanation(slug)}\n`);
   });
+
+  // Gateway roles: the index, the OpenAPI documents, the API reference and the GraphQL explorer (before /graphql).
+  if (options.gateway) app.use(developerPortal({ documents: API_DOCUMENTS.map((d) => ({ servedAt: d.servedAt, document: d.build() })) }));
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 

@@ -11,6 +11,7 @@ import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
 import { startQueue, type PgBoss } from '../platform/queue.js';
+import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
 
@@ -61,7 +62,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
+  let removeMetrics: (() => void) | undefined;
   const close = async () => {
+    removeMetrics?.();
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
@@ -70,7 +73,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await database.stop();
   };
   try {
-    const platformOrm = await createOrm(database.url, platformDbModule, Math.max(2, Math.ceil(config.dbPoolSize / 2)), logger);
+    const platformPool = Math.max(2, Math.ceil(config.dbPoolSize / 2));
+    const platformOrm = await createOrm(database.url, platformDbModule, platformPool, logger);
     opened.push(platformOrm);
     await migrate(database.url, platformOrm, platformDbModule);
     const accounts = new AccountsService(platformOrm);
@@ -84,6 +88,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize });
 
     const names = subgraphsFor(options);
+    const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
     const deps: Partial<Record<SubgraphName, SubgraphDeps>> = {};
     const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
     // The facade accepts custom events itself (the events subgraph's acceptance, no GraphQL hop), so it needs that database slice.
@@ -94,7 +99,10 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       opened.push(orm);
       await migrate(database.url, orm, definition.db);
       deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
+      pools[name] = { orm, max: config.dbPoolSize };
     }
+    // Read at scrape time (GET /metrics): queue depths and ages, pool use.
+    removeMetrics = registerRuntimeMetrics(boss, pools);
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);

@@ -38,6 +38,11 @@ export const TimeBound = (a: Annotations = {}) => Type.String({ format: 'time-bo
 export const Decimal = (a: Annotations = {}) => Type.String({ format: 'decimal', ...a });
 /** A non-negative decimal string. */
 export const Amount = (a: Annotations = {}) => Type.String({ format: 'money-amount', ...a });
+/** A money value as response documents show it (the amount keeps its scale: "120.50"). */
+export const MoneyDocument = Type.Object(
+  { amount: Type.String({ format: 'decimal', description: 'A decimal string such as "12.34".' }), currency: Type.String({ description: 'ISO 4217 code.' }) },
+  { additionalProperties: false, title: 'Money' },
+);
 export const Money = (a: Annotations = {}) => Type.Object({ amount: Amount(), currency: Currency() }, { additionalProperties: false, ...a });
 
 /** An integer an `integer` column holds, within `min..max`. */
@@ -71,6 +76,14 @@ export function Nullable<T extends TSchema>(schema: T) {
   const type = (schema as { type?: string | string[] }).type;
   if (typeof type !== 'string') throw new Error('Nullable() takes a schema with one type');
   return Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] }));
+}
+
+/**
+ * A value that is always present but may be `null` (response documents; inputs
+ * use Nullable, which also makes the property optional).
+ */
+export function OrNull<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
 }
 
 /** Any JSON value (free-form objects: `$extra`, custom fields). */

@@ -23,8 +23,13 @@ const FORMATS: Record<string, { test: (value: string) => boolean; detail: string
   'money-amount': { test: isMoneyAmount, detail: 'must be a non-negative decimal string such as "12.34" (at most 14 digits before the point and 6 after)' },
 };
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ownProperties: true });
-for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: format.test });
+/** The service's formats on an Ajv instance (this module's, and any that checks the service's published schemas). */
+export function addServiceFormats(target: Ajv): Ajv {
+  for (const [name, format] of Object.entries(FORMATS)) target.addFormat(name, { type: 'string', validate: format.test });
+  return target;
+}
+
+const ajv = addServiceFormats(new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ownProperties: true }));
 // Annotations: documentation, and the message a schema gives its violations.
 ajv.addKeyword({ keyword: 'detail', schemaType: 'string' });
 ajv.addKeyword({

@@ -13,6 +13,8 @@ import type { Logger } from '../../platform/logger.js';
  */
 export class RequestLocals implements RequestScope {
   #logger: Logger | undefined;
+  /** The template of the API route that answered (`/v2.2/returns/:returnId`), for metrics by route. */
+  route: string | undefined = undefined;
 
   constructor(
     readonly requestId: string,

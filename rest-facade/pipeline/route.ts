@@ -4,6 +4,7 @@ import type { AccountsService } from '../../platform/accounts/accounts.service.j
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { hasScope, scopeForbidden, storeNotFound, type Principal } from '../../platform/auth.js';
 import { invalid, type FieldError } from '../../platform/errors.js';
+import type { ProblemSlug } from '../../platform/problems.js';
 import { storeVisible } from '../../platform/graphql/authorize.js';
 import { RequestContext } from '../../platform/graphql/context.js';
 import { textProblem, violationsOf } from '../../platform/validation/index.js';
@@ -49,7 +50,31 @@ export interface RouteResult {
   page?: PageResult;
 }
 
+/** A header a route reads or answers with, as the API reference shows it. */
+export interface HeaderSpec {
+  description: string;
+  /** A string unless said otherwise. */
+  schema?: TSchema;
+  required?: boolean;
+}
+
+/** One answer of a route: the API reference (OpenAPI) is generated from these. */
+export interface ResponseSpec {
+  description: string;
+  /** The JSON body (absent: no body). */
+  schema?: TSchema;
+  /** Headers of this answer beyond the ones every answer of the API carries. */
+  headers?: Record<string, HeaderSpec>;
+}
+
+/** Problem slugs by HTTP status. */
+export type ProblemsByStatus = Partial<Record<number, readonly ProblemSlug[]>>;
+
 export interface RouteSpec<Q extends TObject, B extends TSchema> {
+  /** Names the operation in the API reference and the generated clients (unique per API). */
+  operationId?: string;
+  /** The group the API reference lists the operation under. */
+  tag?: string;
   /** The scope the credentials need (403 otherwise); checked after the store. */
   scope: Scope;
   /** The query parameters the route takes (strings); any other is 400 `unknown-parameter`. */
@@ -62,6 +87,17 @@ export interface RouteSpec<Q extends TObject, B extends TSchema> {
    */
   body?: { limit: number; schema: B; checkedBy?: 'facade' | 'graph' };
   summary?: string;
+  description?: string;
+  /** Request headers the handler reads (the pipeline's own are the surface's to document). */
+  headers?: Record<string, HeaderSpec>;
+  /** Every success the handler answers with, by status; the API reference requires them. */
+  responses?: Record<number, ResponseSpec>;
+  /**
+   * The problems the route's own work (its handler, its GraphQL operation)
+   * answers with, by status; the pipeline's are added by `pipelineProblems`.
+   * The contract test fails on a problem a route answers but does not list.
+   */
+  problems?: ProblemsByStatus;
   handle(ctx: RouteContext<Static<Q>, Static<B>>): Promise<RouteResult>;
 }
 
@@ -69,6 +105,33 @@ export interface RouteSpec<Q extends TObject, B extends TSchema> {
 export interface Route {
   spec: RouteSpec<TObject, TSchema>;
   handler: RequestHandler;
+}
+
+/**
+ * The problems the pipeline itself may answer a route with (documentation):
+ * credentials (401) and the surface's per-caller limit (429), an unknown or
+ * foreign store (404), the scope (403), path and query (400), pagination, and
+ * the body's content type, size and JSON (415, 413, 400). Kept beside the
+ * pipeline so the two change together.
+ */
+export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>, pagination: ProblemsByStatus = {}): ProblemsByStatus {
+  const problems: Record<number, ProblemSlug[]> = {};
+  const add = (status: number, ...slugs: readonly ProblemSlug[]) => (problems[status] ??= []).push(...slugs.filter((s) => !problems[status]!.includes(s)));
+  add(401, 'unauthorized');
+  add(429, 'rate-limited');
+  if (path.includes(':')) add(400, 'invalid-url', 'validation-failed');
+  if (path.includes(':storeId')) add(404, 'store-not-found');
+  add(403, 'scope-forbidden');
+  add(400, 'unknown-parameter');
+  if (spec.query) add(400, 'validation-failed');
+  if (spec.paginated) for (const [status, slugs] of Object.entries(pagination)) add(Number(status), ...slugs!);
+  if (spec.body) {
+    add(415, 'unsupported-media-type');
+    add(413, 'payload-too-large');
+    add(400, 'invalid-json', 'validation-failed');
+  }
+  add(500, 'internal-error');
+  return problems;
 }
 
 const queryPointer = (name: string) => `query#${name}`;

@@ -14,6 +14,30 @@ export interface TableEntry {
   route: Route;
 }
 
+/** Where an API's routes are registered: the table that serves them, or a list that only documents them. */
+export interface RouteRegistry {
+  add<Q extends TObject, B extends TSchema>(method: Method, path: string, spec: RouteSpec<Q, B>): this;
+}
+
+/** What the API reference reads of a table: each route's method, path (Express syntax) and spec. */
+export interface DocumentedTable {
+  readonly entries: readonly { method: Method; path: string; route: { spec: RouteSpec<TObject, TSchema> } }[];
+}
+
+/**
+ * The routes of an API recorded without serving them, so its OpenAPI
+ * document can be generated with no database or gateway (`npm run openapi`):
+ * the same registration functions fill it and the served RouteTable.
+ */
+export class RouteList implements RouteRegistry, DocumentedTable {
+  readonly entries: { method: Method; path: string; route: { spec: RouteSpec<TObject, TSchema> } }[] = [];
+
+  add<Q extends TObject, B extends TSchema>(method: Method, path: string, spec: RouteSpec<Q, B>): this {
+    this.entries.push({ method, path, route: { spec: spec as unknown as RouteSpec<TObject, TSchema> } });
+    return this;
+  }
+}
+
 /** Decodes a path segment; a malformed percent-encoding matches nothing (and is answered 400 before any route runs). */
 function decode(segment: string): string {
   return decodeURIComponent(segment);
@@ -25,7 +49,7 @@ function decode(segment: string): string {
  * instead of 404, and every miss or router error is answered in the
  * surface's own format.
  */
-export class RouteTable {
+export class RouteTable implements RouteRegistry, DocumentedTable {
   readonly router = Router({ mergeParams: true });
   readonly entries: TableEntry[] = [];
   private readonly paths = new Map<string, { matches: (path: string) => boolean; methods: Set<Method> }>();
@@ -54,7 +78,11 @@ export class RouteTable {
     entry.methods.add(method);
     const built = route(this.surface, this.deps, spec);
     this.entries.push({ method, path, route: built });
-    this.router[method.toLowerCase() as Lowercase<Method>](path, built.handler);
+    this.router[method.toLowerCase() as Lowercase<Method>](path, (req: Request, res: Response, next: NextFunction) => {
+      // Metrics count requests by this template, never by the raw URL (one series per route, not per id).
+      locals(res).route = req.baseUrl + path;
+      return built.handler(req, res, next);
+    });
     return this;
   }
 

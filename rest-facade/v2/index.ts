@@ -2,7 +2,7 @@ import type { AccountsService } from '../../platform/accounts/accounts.service.j
 import type { MemoryRateLimiter } from '../../platform/rate-limit.js';
 import type { EventAcceptance } from '../../subgraphs/events/public.js';
 import type { FacadeDeps } from '../pipeline/route.js';
-import { RouteTable } from '../pipeline/routing.js';
+import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
@@ -21,9 +21,19 @@ export interface V2Options {
 export function v2Routes(deps: FacadeDeps, options: V2Options): RouteTable {
   const routes = new RouteTable(v2Surface(options.accounts, options.adminToken, options.secretLimiter), deps);
   routes.router.use(v2Cors((path) => routes.allowed(path)));
-  registerReturnRoutes(routes);
-  registerInventoryRoutes(routes);
-  registerEventRoutes(routes, options.events);
+  registerV2Routes(routes, options);
   routes.mountFallbacks();
   return routes;
+}
+
+/** What /v2.2 routes call besides the gateway (read when a request comes). */
+export interface V2Services {
+  readonly events: EventAcceptance;
+}
+
+/** Every /v2.2 route, on the table that serves them or on a list that documents them (openapi.ts). */
+export function registerV2Routes(routes: RouteRegistry, services: V2Services): void {
+  registerReturnRoutes(routes);
+  registerInventoryRoutes(routes);
+  registerEventRoutes(routes, services);
 }

@@ -1,8 +1,16 @@
 import { notFound } from '../../platform/errors.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
-import { InboundShipmentListQuerySchema, InventoryItemListQuerySchema } from '../../subgraphs/inventory/public.js';
+import { Strict } from '../../platform/validation/index.js';
+import {
+  InboundShipmentDocumentSchema,
+  InboundShipmentListQuerySchema,
+  InboundShipmentListSchema,
+  InventoryItemDocumentSchema,
+  InventoryItemListQuerySchema,
+  InventoryItemListSchema,
+} from '../../subgraphs/inventory/public.js';
 import { operation } from '../gateway-client.js';
-import type { RouteTable } from '../pipeline/routing.js';
+import type { RouteRegistry } from '../pipeline/routing.js';
 
 // The inventory subgraph serves its REST documents as JSON text (`restJson`), the same documents its
 // outbox events carry: these routes splice that text into the response, mapping nothing.
@@ -34,15 +42,20 @@ const GET_ITEM = operation(`
   query GetInventoryItem($storeId: ID!, $id: ID!) { inventoryItem(storeId: $storeId, id: $id) { restJson } }
 `);
 
+const TAG = 'Inventory';
+
 interface Listed {
   restJson: string;
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-export function registerInventoryRoutes(routes: RouteTable): void {
+export function registerInventoryRoutes(routes: RouteRegistry): void {
   routes.add('GET', '/stores/:storeId/inbound-shipments', {
+    operationId: 'listInboundShipments',
+    tag: TAG,
     summary: "A store's inbound shipments, most recently updated first",
     scope: 'inbound_shipments_read',
+    responses: { 200: { description: 'A page of inbound shipments.', schema: InboundShipmentListSchema } },
     paginated: true,
     query: InboundShipmentListQuerySchema,
     handle: async ({ params, query, page, graphql }) => {
@@ -61,8 +74,12 @@ export function registerInventoryRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/stores/:storeId/inbound-shipments/:id', {
+    operationId: 'getInboundShipment',
+    tag: TAG,
     summary: 'One inbound shipment',
     scope: 'inbound_shipments_read',
+    responses: { 200: { description: 'The inbound shipment.', schema: Strict({ inbound_shipment: InboundShipmentDocumentSchema }) } },
+    problems: { 404: ['inbound-shipment-not-found'] },
     handle: async ({ params, graphql }) => {
       const data = await graphql<{ inboundShipment: { restJson: string } | null }>(GET_SHIPMENT, { storeId: params.storeId, id: params.id });
       if (!data.inboundShipment) throw notFound('inbound-shipment-not-found', `Inbound shipment ${params.id} was not found.`);
@@ -71,8 +88,12 @@ export function registerInventoryRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/stores/:storeId/inventory-items', {
+    operationId: 'listInventoryItems',
+    tag: TAG,
     summary: "A store's items with stock, most recently updated first",
+    description: 'Only items with stock on hand. With `location_id`, `quantity` is the quantity at that location.',
     scope: 'inventory_read',
+    responses: { 200: { description: 'A page of inventory items.', schema: InventoryItemListSchema } },
     paginated: true,
     query: InventoryItemListQuerySchema,
     handle: async ({ params, query, page, graphql }) => {
@@ -90,8 +111,12 @@ export function registerInventoryRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/stores/:storeId/inventory-items/:id', {
+    operationId: 'getInventoryItem',
+    tag: TAG,
     summary: 'One inventory item (also at zero stock)',
     scope: 'inventory_read',
+    responses: { 200: { description: 'The inventory item.', schema: Strict({ inventory_item: InventoryItemDocumentSchema }) } },
+    problems: { 404: ['inventory-item-not-found'] },
     handle: async ({ params, graphql }) => {
       const data = await graphql<{ inventoryItem: { restJson: string } | null }>(GET_ITEM, { storeId: params.storeId, id: params.id });
       if (!data.inventoryItem) throw notFound('inventory-item-not-found', `Inventory item ${params.id} was not found.`);

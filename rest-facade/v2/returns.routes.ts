@@ -1,7 +1,18 @@
 import { invalid, notFound } from '../../platform/errors.js';
-import { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ReturnListQuerySchema, StatusBodySchema } from '../../subgraphs/returns/public.js';
+import { Strict, Type } from '../../platform/validation/index.js';
+import {
+  CommentBodySchema,
+  CreateReturnSchema,
+  OrderBodySchema,
+  RestCommentSchema,
+  RestOrderSchema,
+  RestReturnListSchema,
+  RestReturnSchema,
+  ReturnListQuerySchema,
+  StatusBodySchema,
+} from '../../subgraphs/returns/public.js';
 import { operation } from '../gateway-client.js';
-import type { RouteTable } from '../pipeline/routing.js';
+import type { RouteRegistry } from '../pipeline/routing.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -41,14 +52,33 @@ const ADD_COMMENT = operation(`
 
 type Shaped = { restJson: string };
 
+// The envelopes these routes put around the subgraph's documents.
+const OrderResponse = Strict({ order: RestOrderSchema });
+const CreatedReturnResponse = Strict({
+  return: RestReturnSchema,
+  externalRMAResponses: Type.Array(
+    Strict({ integrationProvider: Type.String(), success: Type.Boolean(), errorCode: Type.Union([Type.String(), Type.Null()]), errorMessage: Type.Union([Type.String(), Type.Null()]) }),
+    { description: 'One result per configured RMA integration when options.createExternalRMAs is true (none is configured: always empty).' },
+  ),
+});
+const ReturnWithOrder = Strict({ return: RestReturnSchema, order: RestOrderSchema });
+const CommentList = Strict({ comments: Type.Array(RestCommentSchema) });
+const CommentResponse = Strict({ comment: RestCommentSchema });
+const TAG = 'Returns';
+
 function returnNotFound(id: string) {
   return notFound('return-not-found', `Return ${id} was not found.`);
 }
 
-export function registerReturnRoutes(routes: RouteTable): void {
+export function registerReturnRoutes(routes: RouteRegistry): void {
   routes.add('POST', '/stores/:storeId/custom/orders', {
+    operationId: 'upsertOrder',
+    tag: 'Orders',
     summary: 'Create or update an order by its external id',
+    description: 'The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.',
     scope: 'orders_write',
+    responses: { 200: { description: 'The order as stored (created or updated).', schema: OrderResponse } },
+    problems: { 409: ['order-line-has-returns'] },
     // Checked here against the REST body (which has no provider), and again by upsertOrder for GraphQL callers.
     body: { limit: BODY_LIMIT, schema: OrderBodySchema },
     handle: async ({ params, body, graphql }) => {
@@ -59,8 +89,22 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('POST', '/stores/:storeId/returns', {
+    operationId: 'createReturn',
+    tag: TAG,
     summary: 'Create a return for order line items',
+    description: 'Items name the order lines by their external id (`lineItems[].id` of the order). A quantity above what is still returnable is 409.',
     scope: 'returns_write',
+    headers: {
+      'Idempotency-Key': {
+        description: 'Makes retries safe (1 to 255 characters, per store, kept 24 h): the same key and body again answers 200 with the same return.',
+        schema: Type.String({ minLength: 1, maxLength: 255 }),
+      },
+    },
+    responses: {
+      201: { description: 'The return was created.', schema: CreatedReturnResponse },
+      200: { description: 'A replay of an earlier request with the same Idempotency-Key: the return in its current state.', schema: CreatedReturnResponse },
+    },
+    problems: { 404: ['order-not-found'], 409: ['quantity-not-returnable', 'idempotency-key-in-progress'], 422: ['idempotency-key-reused'] },
     body: { limit: BODY_LIMIT, schema: CreateReturnSchema, checkedBy: 'graph' },
     handle: async ({ req, params, body, graphql }) => {
       const key = req.headers['idempotency-key'];
@@ -76,8 +120,12 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/returns/:returnId', {
+    operationId: 'getReturn',
+    tag: TAG,
     summary: 'A return with its order',
     scope: 'returns_read',
+    responses: { 200: { description: 'The return and its order.', schema: ReturnWithOrder } },
+    problems: { 404: ['return-not-found'] },
     handle: async ({ params, graphql }) => {
       const data = await graphql<{ return: (Shaped & { order: Shaped }) | null }>(GET_RETURN, { id: params.returnId });
       if (!data.return) throw returnNotFound(params.returnId!);
@@ -86,8 +134,12 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/stores/:storeId/returns', {
+    operationId: 'listReturns',
+    tag: TAG,
     summary: "A store's returns, most recently updated first",
+    description: 'One page of returns (sorted by `updatedAt`, then id) with the orders they belong to.',
     scope: 'returns_read',
+    responses: { 200: { description: 'A page of returns.', schema: RestReturnListSchema } },
     paginated: true,
     query: ReturnListQuerySchema,
     handle: async ({ params, page, query, graphql }) => {
@@ -114,8 +166,13 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('PUT', '/returns/:returnId/status', {
+    operationId: 'updateReturnStatus',
+    tag: TAG,
     summary: 'Move a return to complete, open, flagged, rejected or deleted',
+    description: 'A transition the status table forbids (e.g. complete -> flagged) is 409. `deleted` resets the return: its items become returnable again.',
     scope: 'returns_write',
+    responses: { 204: { description: 'The status changed.' } },
+    problems: { 404: ['return-not-found'], 409: ['invalid-transition'] },
     body: { limit: BODY_LIMIT, schema: StatusBodySchema },
     handle: async ({ params, body, graphql }) => {
       await graphql(UPDATE_STATUS, { id: params.returnId, status: body.status });
@@ -124,8 +181,12 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/returns/:returnId/comments', {
+    operationId: 'listReturnComments',
+    tag: TAG,
     summary: "A return's comments, oldest first",
     scope: 'returns_read',
+    responses: { 200: { description: 'The comments.', schema: CommentList } },
+    problems: { 404: ['return-not-found'] },
     handle: async ({ params, graphql }) => {
       const data = await graphql<{ return: { comments: unknown[] } | null }>(LIST_COMMENTS, { id: params.returnId });
       if (!data.return) throw returnNotFound(params.returnId!);
@@ -134,8 +195,13 @@ export function registerReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('POST', '/returns/:returnId/comments', {
+    operationId: 'addReturnComment',
+    tag: TAG,
     summary: 'Add a comment to a return',
+    description: 'Comments also appear in the return\'s `notes`.',
     scope: 'returns_write',
+    responses: { 201: { description: 'The comment was added.', schema: CommentResponse } },
+    problems: { 404: ['return-not-found'] },
     body: { limit: BODY_LIMIT, schema: CommentBodySchema },
     handle: async ({ params, body, graphql }) => {
       const data = await graphql<{ addReturnComment: unknown }>(ADD_COMMENT, { id: params.returnId, message: body.comment.message });

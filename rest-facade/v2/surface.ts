@@ -5,8 +5,9 @@ import { AppError, invalid } from '../../platform/errors.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
 import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
+import { Int, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { locals } from '../pipeline/request-locals.js';
-import type { PageParams } from '../pipeline/route.js';
+import type { HeaderSpec, PageParams } from '../pipeline/route.js';
 import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
 
 const EXPOSED_HEADERS = 'X-Page-Next, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy';
@@ -16,22 +17,45 @@ function unauthorized(detail: string, header: string): AppError {
   return new AppError('unauthorized', 'unauthorized', detail, { headers: { 'WWW-Authenticate': header } });
 }
 
+/** The IETF RateLimit fields of a rate-limited answer, as the API reference shows them. */
+export const RATE_LIMIT_HEADERS: Record<string, HeaderSpec> = {
+  'RateLimit-Policy': { description: 'The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`.' },
+  RateLimit: { description: 'What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`.' },
+};
+
+/** The error body of every /v2.2 answer (RFC 9457), as the API reference publishes it. */
+export const ProblemSchema = Strict(
+  {
+    type: Type.String({ pattern: '^/problems/[a-z-]+$', description: 'The problem type: `/problems/<slug>`, a page (relative to the service) that explains it.' }),
+    title: Type.String({ description: 'Summary of the problem type.' }),
+    status: Int({ min: 400, max: 599 }),
+    detail: Type.String({ description: 'What went wrong with this request.' }),
+    instance: Type.String({ description: 'The request path, `#`, and the request id (also in `X-Request-Id`).' }),
+    errors: Type.Optional(
+      Type.Array(
+        Strict({
+          pointer: Type.String({ description: 'A JSON pointer into the body (`/data/items/0/quantity`), or `query#name`, `header#name`, `path#name`.' }),
+          detail: Type.String(),
+        }),
+        { description: 'Every violation of a validation problem.' },
+      ),
+    ),
+  },
+  { title: 'Problem' },
+);
+
 /** RFC 9457 problem details; `instance` is the path plus `#` and the request id (decisions section 14). */
 export function sendProblem(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  res
-    .status(error.status)
-    .type('application/problem+json')
-    .send(
-      JSON.stringify({
-        type: `/problems/${error.slug}`,
-        title: problemTitle(error.slug),
-        status: error.status,
-        detail: error.message,
-        instance: `${req.originalUrl.split('?')[0]}#${locals(res).requestId}`,
-        ...(error.errors ? { errors: error.errors } : {}),
-      }),
-    );
+  const problem: Static<typeof ProblemSchema> = {
+    type: `/problems/${error.slug}`,
+    title: problemTitle(error.slug),
+    status: error.status,
+    detail: error.message,
+    instance: `${req.originalUrl.split('?')[0]}#${locals(res).requestId}`,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+  res.status(error.status).type('application/problem+json').send(JSON.stringify(problem));
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -40,7 +64,7 @@ function header(req: Request, name: string): string | undefined {
 }
 
 /** `page-size` / `X-Page-Size` (query wins, 1..500, default 20) and `page-continue` / `X-Page-Continue`; the next cursor in `X-Page-Next`. */
-const headerPagination: PaginationStyle = {
+export const headerPagination: PaginationStyle = {
   params: ['page-size', 'page-continue'],
   read(req: Request, query: Record<string, string>): PageParams {
     const rawSize = query['page-size'] ?? header(req, 'x-page-size');

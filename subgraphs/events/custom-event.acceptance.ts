@@ -5,7 +5,7 @@ import { QUEUE_SCHEMA } from '../../platform/queue.js';
 import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
-import { validateBulkEnvelope, validateEvent, type ValidEvent } from './custom-event.validation.js';
+import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.validation.js';
 
 export interface RateLimitStatus {
   limit: number;
@@ -13,10 +13,8 @@ export interface RateLimitStatus {
   resetSeconds: number;
 }
 
-export interface BulkAcceptance {
-  accepted: number;
-  rejected: number;
-  results: { index: number; status: 'queued' | 'rejected'; error?: unknown }[];
+/** The bulk answer REST shows (typed by its published schema), and the rate limit's state. */
+export interface BulkAcceptance extends BulkEventsResult {
   rateLimit: RateLimitStatus;
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
+import { customEventsAccepted, customEventsRejected } from '../../platform/metrics.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { RateLimitDecision } from '../../platform/rate-limit.js';
 import type { ValidEvent } from './custom-event.validation.js';
@@ -104,6 +105,8 @@ export class EventIngestion {
       const jobs = batch.flatMap((s, i) => (decisions[i]!.allowed ? s.jobs : []));
       // One multi-row insert: atomic on its own, and durable once it returns.
       if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((data) => ({ data })));
+      customEventsAccepted.inc(jobs.length);
+      customEventsRejected.inc(decisions.filter((d) => !d.allowed).length);
       batch.forEach((s, i) => s.resolve({ queued: decisions[i]!.allowed, decision: decisions[i]! }));
     } catch (err) {
       this.logger.error({ err, requests: batch.length }, 'event ingestion batch failed');

@@ -1,5 +1,6 @@
 import type { JobResult } from 'pg-boss';
 import type { Logger } from '../../platform/logger.js';
+import { customEventsProcessed } from '../../platform/metrics.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
 import { CUSTOM_EVENTS_QUEUE } from './custom-event.ingestion.js';
@@ -28,6 +29,20 @@ export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
 interface BatchJob {
   id: string;
   data: unknown;
+  /** With the queue's metadata: a failure on the last allowed attempt dead-letters the job. */
+  retryCount?: number;
+  retryLimit?: number;
+}
+
+/** Counts what each job's result does (custom_events_processed_total). */
+function countOutcomes(jobs: BatchJob[], results: JobResult[]): JobResult[] {
+  results.forEach((result, i) => {
+    const job = jobs[i]!;
+    const lastAttempt = job.retryLimit !== undefined && (job.retryCount ?? 0) >= job.retryLimit;
+    const outcome = result.status === 'completed' ? 'completed' : result.status === 'deadletter' || lastAttempt ? 'dead_lettered' : 'failed';
+    customEventsProcessed.inc({ outcome });
+  });
+  return results;
 }
 
 /**
@@ -38,7 +53,7 @@ interface BatchJob {
 export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger): Promise<JobResult[]> {
   try {
     await service.inTransaction((em, learned) => service.processBatch(em, jobs.map((job) => job.data), learned));
-    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+    return countOutcomes(jobs, jobs.map((job) => ({ id: job.id, status: 'completed' })));
   } catch (err) {
     if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'custom event batch failed; processing its jobs one by one');
   }
@@ -53,14 +68,14 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
       results.push({ id: job.id, status: err instanceof UnprocessableJobError ? 'deadletter' : 'failed', output: { message } });
     }
   }
-  return results;
+  return countOutcomes(jobs, results);
 }
 
 export async function startCustomEventWorkers(boss: PgBoss, service: CustomEventService, logger: Logger): Promise<void> {
   // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
   await boss.work(
     CUSTOM_EVENTS_QUEUE,
-    { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    { batchSize: 100, perJobResults: true, includeMetadata: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     (jobs) => processCustomEventBatch(service, jobs, logger),
   );
 }

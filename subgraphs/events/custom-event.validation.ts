@@ -1,5 +1,5 @@
 import type { FieldError } from '../../platform/errors.js';
-import { CountryCode, Currency, DateTime, Email, inspectJson, Num, Phone, Strict, Text, TimeZone, Type, violationsOf, type Static } from '../../platform/validation/index.js';
+import { CountryCode, Currency, DateTime, Email, inspectJson, Int, Num, OneOf, Phone, Strict, Text, TimeZone, Type, violationsOf, type Static } from '../../platform/validation/index.js';
 
 /**
  * The rules of a custom event request (service-spec "Custom event request",
@@ -82,6 +82,28 @@ export type EventCustomer = ValidEvent['customer'];
 export const BulkEventsSchema = Type.Object({
   events: Type.Array(Type.Unknown({ description: 'A custom event request; each is validated alone.' }), { minItems: 1, maxItems: EVENT_LIMITS.bulkMax }),
 });
+
+/** The answer to a bulk request (202): one result per event, in request order. */
+export const BulkEventsResultSchema = Strict(
+  {
+    accepted: Int({ min: 0 }),
+    rejected: Int({ min: 0 }),
+    results: Type.Array(
+      Strict({
+        index: Int({ min: 0, description: 'Position of the event in the request.' }),
+        status: OneOf(['queued', 'rejected'] as const),
+        error: Type.Optional(
+          Strict(
+            { detail: Type.String(), errors: Type.Array(Strict({ pointer: Type.String({ description: 'JSON pointer into the bulk body, e.g. /events/3/customer/email.' }), detail: Type.String() })) },
+            { description: 'Why a rejected event was refused (absent for queued ones).' },
+          ),
+        ),
+      }),
+    ),
+  },
+  { title: 'BulkEventsResult' },
+);
+export type BulkEventsResult = Static<typeof BulkEventsResultSchema>;
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 

@@ -1,9 +1,9 @@
 /**
  * What the rest of the system may use of the events subgraph: its event
- * contract, the limits and schema of custom event requests, and the name of
- * its rate-limit policy. Everything else is internal.
+ * contract, the limits and schemas of custom event requests and of the bulk
+ * answer, and the name of its rate-limit policy. Everything else is internal.
  */
 export { CUSTOM_EVENT_EVENTS, CustomEventCreated, type CustomEventCreatedData } from './custom-event.events.js';
 export { eventAcceptance, type EventAcceptance } from './custom-event.acceptance.js';
 export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
-export { BulkEventsSchema, CustomEventSchema, EVENT_LIMITS } from './custom-event.validation.js';
+export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.validation.js';

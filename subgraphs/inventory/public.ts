@@ -1,6 +1,7 @@
 /**
  * What the rest of the system may use of the inventory subgraph: its event
- * contracts and the schemas of its REST queries. Everything else is internal.
+ * contracts and the schemas of its REST queries and documents. Everything else is internal.
  */
 export { INVENTORY_EVENTS, InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
 export { InboundShipmentListQuerySchema, InventoryItemListQuerySchema } from './inventory.schemas.js';
+export { InboundShipmentDocumentSchema, InboundShipmentListSchema, InventoryItemDocumentSchema, InventoryItemListSchema } from './inventory.json.js';

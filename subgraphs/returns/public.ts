@@ -1,7 +1,9 @@
 /**
  * What the rest of the system may use of the returns subgraph: its event
  * contracts (for consumers in other subgraphs) and the schemas of its REST
- * inputs (for the facade and the API reference). Everything else is internal.
+ * inputs and documents (for the facade and the API reference). Everything
+ * else is internal.
  */
 export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } from './return.events.js';
 export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
+export { RestCommentSchema, RestOrderSchema, RestReturnListSchema, RestReturnSchema, type RestOrder, type RestReturn } from './return.view.js';

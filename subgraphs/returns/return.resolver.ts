@@ -35,7 +35,7 @@ import {
   ReturnType,
   StoreSettingsType,
 } from './return.type.js';
-import { restOrder, restReturn, type CommentRow, type OrderView, type ReturnItemView, type ReturnView } from './return.view.js';
+import { restOrder, restReturn, type CommentRow, type RestReturnList, type OrderView, type ReturnItemView, type ReturnView } from './return.view.js';
 import type { StoreSettings, StoreSettingsService } from './store-settings.service.js';
 
 export interface ReturnsResolverDeps {
@@ -74,7 +74,8 @@ export class ReturnPageResolver {
     const returns = page.edges.map((e) => e.node);
     const orders = await returnLoaders(ctx, this.deps).orders.loadMany([...new Set(returns.map((r) => r.orderId))]);
     const shown = orders.filter((o): o is OrderView => Boolean(o) && !(o instanceof Error));
-    return JSON.stringify({ returns: returns.map(restReturn), orders: shown.map(restOrder) });
+    const body: RestReturnList = { returns: returns.map(restReturn), orders: shown.map(restOrder) };
+    return JSON.stringify(body);
   }
 }
 

@@ -1,4 +1,6 @@
 import { Decimal, money, type Money } from '../../platform/money.js';
+import { Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { RETURN_STATUSES, type ReturnStatus } from './return.status.js';
 
 /** The stored rows (camelCase aliases from SQL) and the views the API serves, built from them. */
 
@@ -328,15 +330,156 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
 
 /**
  * The REST shapes (service-spec "Return" and "Order"), also the payload of
- * outbox events. GraphQL serves the same data with camelCase names.
+ * outbox events. GraphQL serves the same data with camelCase names. The
+ * schemas below are what the API reference publishes; the builders are typed
+ * by them, so a field added to one and not the other does not compile, and
+ * the contract test checks every response the test suite reads against them.
  */
-export function restReturn(view: ReturnView) {
+const Str = Type.String();
+const NullableStr = OrNull(Type.String());
+const Timestamp = Type.String({ format: 'date-time' });
+const MoneySchema = MoneyDocument;
+const AmountOf = Strict({ amount: MoneySchema });
+
+export const RestAddressSchema = Strict(
+  { line1: NullableStr, line2: NullableStr, city: NullableStr, state: NullableStr, postalCode: NullableStr, country: NullableStr },
+  { title: 'Address' },
+);
+
+export const RestShipmentSchema = Strict(
+  {
+    carrier: NullableStr,
+    status: Type.String({ description: 'The carrier status: label_created, pre_transit, in_transit, out_for_delivery, delivered, failure, returned_to_sender.' }),
+    tracker: NullableStr,
+    trackingUrl: NullableStr,
+    postageLabel: NullableStr,
+    formLabel: NullableStr,
+    shipmentGroupId: NullableStr,
+    itemIds: Type.Array(Str),
+    externalLocationId: NullableStr,
+    estimatedDeliveryDate: NullableStr,
+    deliveredAt: NullableStr,
+  },
+  { title: 'Shipment' },
+);
+
+const ExchangeItemSchema = Strict({
+  id: Str,
+  quantity: Int(),
+  variant: Strict({ name: NullableStr, externalId: NullableStr, sku: NullableStr, weight: Strict({ kg: OrNull(Type.Number()) }) }),
+  originalPrice: MoneySchema,
+  price: Strict({ amount: Str, currency: Str, tax: Str }),
+  product: Strict({ name: NullableStr, externalId: NullableStr }),
+});
+
+export const RestReturnItemSchema = Strict(
+  {
+    id: Str,
+    orderItem: Strict({ id: Type.String({ description: "The order line's service id." }), line_item_id: Type.String({ description: "The order line's external id." }) }),
+    quantity: Int({ min: 1 }),
+    reason: Str,
+    customerComment: NullableStr,
+    exchangeItem: OrNull(Strict({ product: Strict({ externalId: NullableStr, name: NullableStr }), quantity: Int(), variant: Strict({ externalId: NullableStr, name: NullableStr }) })),
+    grade: NullableStr,
+    greenReturn: Type.Boolean(),
+    outcome: Type.String({ description: 'The compensation: refund, store_credit or exchange.' }),
+    shipmentGroupIds: Type.Array(Str),
+    externalReturnLineItemId: NullableStr,
+    productId: NullableStr,
+    reasonCode: NullableStr,
+    reasons: Type.Array(Str),
+    reasonCodes: Type.Array(Str),
+    productAdjustment: NullableStr,
+    multipleChoiceQuestions: Type.Array(Strict({ question: Str, answer: Str })),
+    assessments: Type.Array(
+      Strict({
+        assignedUser: Strict({ id: Str, name: NullableStr, firstName: NullableStr, lastName: NullableStr, email: NullableStr }),
+        responses: Type.Array(Strict({ type: Str, value: Str })),
+      }),
+    ),
+    refund: Strict({ amount: MoneySchema, type: Str }),
+    productValueNoTaxNoAdjustment: AmountOf,
+    sku: NullableStr,
+    upc: NullableStr,
+    status: Str,
+    variantId: NullableStr,
+  },
+  { title: 'ReturnItem' },
+);
+
+export const RestReturnSchema = Strict(
+  {
+    id: Str,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    status: OneOf(RETURN_STATUSES),
+    type: Type.String({ description: 'return or warranty.' }),
+    destination: Strict({ mailingAddress: OrNull(RestAddressSchema), phoneNumber: NullableStr }),
+    source: Strict({ emailAddress: NullableStr, mailingAddress: OrNull(RestAddressSchema), name: Strict({ given: NullableStr, surname: NullableStr }), phoneNumber: NullableStr }),
+    order: Strict({ id: Str, name: Str }),
+    items: Type.Array(RestReturnItemSchema),
+    giftCards: Type.Array(Strict({ amount: MoneySchema, code: Str, externalId: NullableStr })),
+    compensationMethods: Type.Array(Str, { description: 'The set of the items\' compensations: refund, store_credit, exchange.' }),
+    completeWithNoAction: Type.Boolean(),
+    exchange: OrNull(
+      Strict({ items: Type.Array(ExchangeItemSchema), provision: NullableStr, itemCount: Int(), order: Strict({ externalId: NullableStr }), totalTax: MoneySchema }),
+    ),
+    externalOrderIds: Type.Array(Str),
+    externalReturnIds: Type.Array(Strict({ provider: Str, value: Str })),
+    internalCreatedByName: NullableStr,
+    notes: Type.Array(Strict({ message: Str, image: NullableStr })),
+    shipment: OrNull(RestShipmentSchema),
+    shipments: Type.Array(RestShipmentSchema),
+    dropoffs: Type.Array(Strict({ shipmentGroupId: NullableStr, provider: NullableStr, qrCode: NullableStr, qrCodeUrl: NullableStr })),
+    platformOrderIds: Type.Array(Str),
+    tags: Type.Array(Strict({ name: Str, source: NullableStr })),
+    totals: Strict({ charge: AmountOf, exchange: AmountOf, refund: AmountOf, storeCredit: AmountOf }),
+  },
+  { title: 'Return' },
+);
+
+export const RestOrderSchema = Strict(
+  {
+    id: Str,
+    name: Str,
+    externalId: Str,
+    customer: Strict({ name: Strict({ given: NullableStr, surname: NullableStr }), emailAddress: NullableStr, phoneNumber: NullableStr }),
+    discounts: MoneySchema,
+    lineItemsTotal: MoneySchema,
+    shippingCost: MoneySchema,
+    taxes: MoneySchema,
+    total: MoneySchema,
+    items: Type.Array(
+      Strict({
+        fulfillmentLocationId: NullableStr,
+        id: Str,
+        price: MoneySchema,
+        product: Strict({ name: NullableStr, externalId: NullableStr }),
+        quantity: Int({ min: 1 }),
+        variant: Strict({ name: NullableStr, externalId: NullableStr, sku: NullableStr, weight: Strict({ kg: OrNull(Type.Number()) }) }),
+        externalId: Str,
+      }),
+    ),
+  },
+  { title: 'Order' },
+);
+
+/** A page of returns with the orders they belong to (`ReturnConnection.restJson`). */
+export const RestReturnListSchema = Strict({ returns: Type.Array(RestReturnSchema), orders: Type.Array(RestOrderSchema) }, { title: 'ReturnList' });
+
+export const RestCommentSchema = Strict({ id: Str, message: Str, createdAt: Timestamp }, { title: 'Comment' });
+
+export type RestReturn = Static<typeof RestReturnSchema>;
+export type RestOrder = Static<typeof RestOrderSchema>;
+export type RestReturnList = Static<typeof RestReturnListSchema>;
+
+export function restReturn(view: ReturnView): RestReturn {
   // Field by field, so nothing internal (ids of other kinds, sort keys) can leak into the public shape.
   return {
     id: view.id,
     createdAt: view.createdAt.toISOString(),
     updatedAt: view.updatedAt.toISOString(),
-    status: view.status,
+    status: view.status as ReturnStatus,
     type: view.type,
     destination: view.destination,
     source: view.source,
@@ -384,7 +527,7 @@ export function restReturn(view: ReturnView) {
   };
 }
 
-export function restOrder(view: OrderView) {
+export function restOrder(view: OrderView): RestOrder {
   return {
     id: view.id,
     name: view.name,
@@ -406,6 +549,3 @@ export function restOrder(view: OrderView) {
     })),
   };
 }
-
-export type RestReturn = ReturnType<typeof restReturn>;
-export type RestOrder = ReturnType<typeof restOrder>;

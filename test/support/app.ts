@@ -2,6 +2,7 @@ import { loadConfig, type Config } from '../../platform/config.js';
 import { createLogger } from '../../platform/logger.js';
 import { startService, type RunningService } from '../../server/main.js';
 import type { Role } from '../../server/runtime.js';
+import { assertConforms } from './contract.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -24,7 +25,11 @@ export interface TestApp {
   config: Config;
   service: RunningService;
   adminToken: string;
-  /** fetch relative to the app, with the given bearer token (if any). */
+  /**
+   * fetch relative to the app, with the given bearer token (if any). A REST
+   * response is checked against the committed OpenAPI document before it is
+   * returned (contract.ts): a response that drifts from it fails the test.
+   */
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   /** POST /graphql; returns the parsed body and the HTTP status. */
   graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
@@ -59,11 +64,14 @@ export async function startTestApp(
   const service = await startService(config, logger, role);
   const baseUrl = `http://127.0.0.1:${service.port}`;
 
-  const request = (path: string, init: RequestInit & { token?: string } = {}) => {
+  const request = async (path: string, init: RequestInit & { token?: string } = {}) => {
     const { token, headers, ...rest } = init;
     const h = new Headers(headers);
     if (token) h.set('authorization', `Bearer ${token}`);
-    return fetch(`${baseUrl}${path}`, { ...rest, headers: h });
+    const url = `${baseUrl}${path}`;
+    const res = await fetch(url, { ...rest, headers: h });
+    await assertConforms(rest.method ?? 'GET', url, res);
+    return res;
   };
 
   const graphql: TestApp['graphql'] = async (query, variables = {}, token = TEST_ADMIN_TOKEN) => {

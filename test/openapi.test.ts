@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../platform/project-root.js';
+import { API_DOCUMENTS, DOCUMENTS_DIR } from '../rest-facade/documents.js';
+import { documentText } from '../rest-facade/openapi.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { contractViolations } from './support/contract.js';
+
+const committed = (file: string) => readFileSync(join(projectRoot(), DOCUMENTS_DIR, file), 'utf8');
+
+describe('OpenAPI documents', () => {
+  it('match the committed copies under docs/openapi (run `npm run openapi` after changing a route or a schema)', () => {
+    for (const doc of API_DOCUMENTS) expect(committed(doc.file), `${DOCUMENTS_DIR}/${doc.file} is stale`).toBe(documentText(doc.build()));
+  });
+
+  it('document every operation with its scope, its successes and its problem types', () => {
+    const doc = JSON.parse(committed('v2.2.json'));
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('2.2.1');
+    const create = doc.paths['/stores/{storeId}/returns'].post;
+    expect(create.security).toEqual([{ apiSecret: ['returns_write'] }]);
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500']));
+    expect(create.responses['409'].content['application/problem+json'].schema.allOf[1].properties.type.enum).toEqual(
+      expect.arrayContaining(['/problems/quantity-not-returnable', '/problems/idempotency-key-in-progress']),
+    );
+    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    const list = doc.paths['/stores/{storeId}/inventory-items'].get;
+    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['query:page-size', 'query:page-continue', 'header:X-Page-Size', 'header:X-Page-Continue', 'query:kind']),
+    );
+    expect(list.responses['200'].headers['X-Page-Next']).toBeDefined();
+    expect(doc.components.securitySchemes.apiSecret).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Internal validation messages stay internal; the service's own keywords are published as extensions.
+    expect(JSON.stringify(doc)).not.toContain('"detail":"must');
+    expect(JSON.stringify(doc)).toContain('"x-unique-items-by"');
+  });
+});
+
+describe('the contract check', () => {
+  const json = (status: number, body: unknown, type = 'application/json', headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': type, ...headers } });
+
+  it('accepts a documented problem and refuses an undocumented status, a drifted body and an undeclared header', async () => {
+    const problem = { type: '/problems/return-not-found', title: 'Return not found', status: 404, detail: 'x', instance: '/v2.2/returns/ret_1#req_1' };
+    expect(await contractViolations('GET', 'http://h/v2.2/returns/ret_1', json(404, problem, 'application/problem+json'))).toEqual([]);
+    expect(await contractViolations('GET', 'http://h/v2.2/returns/ret_1', json(418, problem, 'application/problem+json'))).toEqual([
+      expect.stringContaining('a status the document does not declare'),
+    ]);
+    const undeclaredType = { ...problem, type: '/problems/order-not-found' };
+    expect(await contractViolations('GET', 'http://h/v2.2/returns/ret_1', json(404, undeclaredType, 'application/problem+json'))).not.toEqual([]);
+    expect(await contractViolations('GET', 'http://h/v2.2/returns/ret_1', json(200, { return: { id: 'ret_1' }, order: {} }))).not.toEqual([]);
+    expect(await contractViolations('GET', 'http://h/v2.2/stores/sto_1/returns', json(200, { returns: [], orders: [], extra: 1 }))).not.toEqual([]);
+    expect(await contractViolations('GET', 'http://h/v2.2/returns/ret_1/comments', json(200, { comments: [] }, 'application/json', { 'X-Page-Next': 'c' }))).toEqual([
+      expect.stringContaining('x-page-next header the document does not declare'),
+    ]);
+    expect(await contractViolations('GET', 'http://h/v2.2/stores/sto_1/returns', json(200, { returns: [], orders: [] }, 'application/json', { 'X-Page-Next': 'c' }))).toEqual([]);
+  });
+
+  it('leaves alone what no operation answers (unknown paths, other methods)', async () => {
+    expect(await contractViolations('GET', 'http://h/v2.2/nowhere', json(404, {}))).toEqual([]);
+    expect(await contractViolations('DELETE', 'http://h/v2.2/returns/ret_1', json(405, {}))).toEqual([]);
+  });
+});
+
+describe('served documents', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.stop());
+
+  it('serves each committed document at its address, without credentials', async () => {
+    for (const doc of API_DOCUMENTS) {
+      const res = await app.request(doc.servedAt);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual(JSON.parse(committed(doc.file)));
+    }
+  });
+});

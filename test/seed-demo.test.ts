@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js';
+import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
+import { eventually } from './support/events.js';
+import { seedDemoCommand } from '../server/seed-demo-command.js';
+
+/** Waits until the jobs the seeding set off (event processing, restock of completed returns) have run. */
+async function settled(app: TestApp): Promise<void> {
+  await eventually(async () => {
+    const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pgboss.job where name in ('custom-events', 'inventory-restock') and state in ('created', 'retry', 'active')`);
+    return row!.n === 0 ? true : undefined;
+  }, 'the seeded jobs to run');
+}
+
+const COUNTS: SeedCounts = { orders: 12, returns: 10, events: 40, inventory: 6 };
+
+/** What the store holds, as rows counted in the database (not through the seeder's own reads). */
+async function snapshot(app: TestApp, storeId: string) {
+  const count = async (sql: string) => (await query<{ n: number }>(app.databaseUrl, sql, [storeId]))[0]!.n;
+  const statuses = await query<{ status: string; n: number }>(app.databaseUrl, 'select status, count(*)::int as n from returns.return where store_id = $1 group by status order by status', [storeId]);
+  const shipments = await query<{ status: string; n: number }>(app.databaseUrl, 'select status, count(*)::int as n from inventory.inbound_shipment where store_id = $1 group by status order by status', [storeId]);
+  return {
+    orders: await count('select count(*)::int as n from returns."order" where store_id = $1'),
+    returns: Object.fromEntries(statuses.map((r) => [r.status, r.n])),
+    comments: await count('select count(*)::int as n from returns.return_comment c join returns.return r on r.id = c.return_id where r.store_id = $1'),
+    shipments: Object.fromEntries(shipments.map((r) => [r.status, r.n])),
+    locations: await count('select count(*)::int as n from inventory.location where store_id = $1'),
+    stockedLocations: await count('select count(distinct location_id)::int as n from inventory.inventory_level where store_id = $1 and quantity > 0'),
+    units: await count('select coalesce(sum(quantity), 0)::int as n from inventory.inventory_level where store_id = $1'),
+    customers: await count('select count(*)::int as n from events.customer where store_id = $1'),
+    events: await count('select count(*)::int as n from events.custom_event where store_id = $1'),
+  };
+}
+
+describe('admin seed-demo', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  const lines: string[] = [];
+  const progress: Progress = {
+    phase(name, total) {
+      lines.push(`${name} 0/${total}`);
+      let n = 0;
+      return { tick: () => void n++, done: () => void lines.push(`${name} ${n}/${total}`) };
+    },
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    account = await app.createAccount();
+  });
+  afterAll(() => app?.stop());
+
+  it('fills a store through the API: orders, returns in every status, shipments, stock in several locations, customers with events', async () => {
+    const summary = await seedDemo({ baseUrl: app.baseUrl, token: app.adminToken, storeId: account.storeId, counts: COUNTS, progress });
+    await settled(app);
+    const state = await snapshot(app, account.storeId);
+    expect(state.orders).toBe(12);
+    expect(Object.keys(state.returns).sort()).toEqual(['complete', 'deleted', 'delivered', 'flagged', 'in_review', 'in_transit', 'needs_review', 'open', 'pre_shipment', 'rejected']);
+    expect(summary.returns).toEqual(Object.fromEntries(Object.keys(state.returns).map((s) => [s, 1])));
+    expect(state.comments).toBeGreaterThan(0);
+    expect(Object.keys(state.shipments).sort()).toEqual(['IN_TRANSIT', 'PARTIALLY_RECEIVED', 'PENDING', 'RECEIVED']);
+    expect(state.locations).toBe(3);
+    expect(state.stockedLocations).toBeGreaterThanOrEqual(2);
+    expect(state.events).toBe(40);
+    expect(state.customers).toBeGreaterThanOrEqual(8);
+    expect(lines).toContain('returns 10/10');
+    // The store's own approval setting is left as it was.
+    const settings = await app.graphql<{ storeSettings: { requireReturnApproval: boolean } }>('query($s: ID!) { storeSettings(storeId: $s) { requireReturnApproval } }', { s: account.storeId });
+    expect(settings.data!.storeSettings.requireReturnApproval).toBe(false);
+  });
+
+  it('changes nothing when run again (a resumed or repeated run only adds what is missing)', async () => {
+    const before = await snapshot(app, account.storeId);
+    await seedDemo({ baseUrl: app.baseUrl, token: app.adminToken, storeId: account.storeId, counts: COUNTS, progress });
+    await settled(app);
+    expect(await snapshot(app, account.storeId)).toEqual(before);
+  });
+
+  it('runs as the admin command against the running service, with plain progress lines when not on a terminal', async () => {
+    const other = await app.createAccount('CLI merchant');
+    const out = { stdout: '', stderr: '' };
+    const io = {
+      env: { DATABASE_URL: app.databaseUrl, ADMIN_TOKEN: app.adminToken, LOG_LEVEL: 'warn' },
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { write: (text: string) => (out.stderr += text), isTTY: false },
+    };
+    const args = ['--store', other.storeId, '--orders', '3', '--returns', '2', '--events', '5', '--inventory', '2', '--url', app.baseUrl];
+    expect(await seedDemoCommand(args, io), out.stderr).toBe(0);
+    expect(out.stderr).toContain('seed-demo: orders 3/3');
+    expect(out.stdout).toMatch(/^Store sto_\S+: 3 orders, 2 returns \(1 open, 1 in_transit\)/);
+    expect((await snapshot(app, other.storeId)).orders).toBe(3);
+    expect(await seedDemoCommand(['--orders', '3'], io)).toBe(2);
+    expect(out.stderr).toContain('--store is required');
+  });
+});

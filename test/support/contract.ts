@@ -1,0 +1,110 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addServiceFormats } from '../../platform/validation/index.js';
+import { projectRoot } from '../../platform/project-root.js';
+import { API_DOCUMENTS, DOCUMENTS_DIR } from '../../rest-facade/documents.js';
+
+/**
+ * The contract test: every REST response the suite reads through its helpers
+ * (`app.request` and everything built on it) is checked against the committed
+ * OpenAPI document of its API, by method and path template: the status must be
+ * one the operation declares, the body must match the schema declared for that
+ * status and media type, and headers the document describes per operation
+ * (X-Page-Next, rate-limit fields, ...) must not appear where it does not
+ * declare them. A response that drifts from the document fails the test that
+ * read it. Paths that match no operation (404 and 405 answers) are not checked.
+ */
+
+type JsonObject = Record<string, any>;
+
+interface Operation {
+  document: string;
+  template: string;
+  method: string;
+  pattern: RegExp;
+  /** Literal segments: `/stores/{storeId}/events/bulk` wins over a template with a parameter there. */
+  literals: number;
+  responses: JsonObject;
+}
+
+/** Headers an operation must declare to send (the ones every answer carries, like X-Request-Id, are not listed). */
+const DECLARED_HEADERS = ['x-page-next', 'ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate'];
+
+const ajv = addServiceFormats(new Ajv({ strict: false, allErrors: true, allowUnionTypes: true }));
+const operations: { base: string; list: Operation[] }[] = [];
+const validators = new Map<string, ValidateFunction>();
+
+for (const { file } of API_DOCUMENTS) {
+  const document = JSON.parse(readFileSync(join(projectRoot(), DOCUMENTS_DIR, file), 'utf8')) as JsonObject;
+  ajv.addSchema(document, file);
+  const list: Operation[] = [];
+  for (const [template, item] of Object.entries(document.paths as JsonObject)) {
+    const segments = template.split('/').filter(Boolean);
+    const pattern = new RegExp(`^/${segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+    for (const [method, op] of Object.entries(item as JsonObject)) {
+      list.push({ document: file, template, method: method.toUpperCase(), pattern, literals: segments.filter((s) => !s.startsWith('{')).length, responses: op.responses });
+    }
+  }
+  list.sort((a, b) => b.literals - a.literals);
+  operations.push({ base: document.servers[0].url as string, list });
+}
+
+const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+
+function validator(op: Operation, status: string, mediaType: string): ValidateFunction {
+  const ref = `${op.document}#/${pointer('paths', op.template, op.method.toLowerCase(), 'responses', status, 'content', mediaType, 'schema')}`;
+  let validate = validators.get(ref);
+  if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
+  return validate;
+}
+
+/** The documented operation a request went to, if any. */
+export function operationFor(method: string, pathname: string): Operation | undefined {
+  for (const { base, list } of operations) {
+    if (!pathname.startsWith(`${base}/`)) continue;
+    const rest = pathname.slice(base.length);
+    return list.find((op) => op.method === method && op.pattern.test(rest));
+  }
+  return undefined;
+}
+
+/** The ways `res` breaks the document (empty when it conforms). Reads a clone, so `res` stays readable. */
+export async function contractViolations(method: string, url: string, res: Response): Promise<string[]> {
+  const op = operationFor(method.toUpperCase(), new URL(url).pathname);
+  if (!op) return [];
+  const where = `${op.method} ${op.template} answered ${res.status}`;
+  const status = String(res.status);
+  const declared = op.responses[status] as JsonObject | undefined;
+  if (!declared) return [`${where}, a status the document does not declare (it declares ${Object.keys(op.responses).join(', ')})`];
+  const problems: string[] = [];
+  const declaredHeaders = Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase());
+  for (const header of DECLARED_HEADERS) {
+    if (res.headers.has(header) && !declaredHeaders.includes(header)) problems.push(`${where} with a ${header} header the document does not declare`);
+  }
+  const text = await res.clone().text();
+  const content = declared.content as JsonObject | undefined;
+  if (!content) {
+    if (text.length) problems.push(`${where} with a body, but the document declares none`);
+    return problems;
+  }
+  const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  if (!content[mediaType]) return [...problems, `${where} as ${mediaType || 'no content type'}; the document declares ${Object.keys(content).join(', ')}`];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [...problems, `${where} with a body that is not JSON: ${text.slice(0, 200)}`];
+  }
+  const validate = validator(op, status, mediaType);
+  if (!validate(body)) {
+    for (const e of validate.errors ?? []) problems.push(`${where}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'} (${e.schemaPath})`);
+  }
+  return problems;
+}
+
+/** Fails (throws) when `res` breaks the document. */
+export async function assertConforms(method: string, url: string, res: Response): Promise<void> {
+  const problems = await contractViolations(method, url, res);
+  if (problems.length) throw new Error(`The response drifts from the OpenAPI document:\n- ${problems.slice(0, 20).join('\n- ')}`);
+}
