@@ -1,0 +1,24 @@
+import type { Job } from 'pg-boss';
+import type { PgBoss } from '../../platform/queue.js';
+import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return.changes.js';
+
+export async function createCompletionQueue(boss: PgBoss): Promise<void> {
+  // A completion that fails (the database restarting) is retried; running it twice completes once.
+  const options = { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60 };
+  if (!(await boss.getQueue(RETURN_COMPLETION_QUEUE))) await boss.createQueue(RETURN_COMPLETION_QUEUE, options);
+}
+
+/**
+ * Queued completions run as soon as they commit: the queue wakes its worker on
+ * insert (LISTEN/NOTIFY) and polls every half second besides, so a completion
+ * is normally applied well under a second after it was queued.
+ */
+export async function startCompletionWorker(deps: SubgraphDeps, changes: ReturnChanges): Promise<void> {
+  await deps.boss.work<CompletionJob>(RETURN_COMPLETION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<CompletionJob>[]) => {
+    for (const job of jobs) {
+      const completed = await changes.completeQueued(job.data);
+      deps.logger.info({ returnId: job.data.returnId, completed }, completed ? 'queued completion applied' : 'queued completion no longer applies');
+    }
+  });
+}
