@@ -109,6 +109,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       graphql,
       gateway: serving?.gateway,
       subgraphServer: role === 'subgraph',
+      platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),
     });
     const { createServer } = await import('node:http');

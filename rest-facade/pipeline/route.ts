@@ -21,6 +21,8 @@ export interface FacadeDeps {
 export interface PageParams {
   first: number;
   after: string | undefined;
+  /** Paging backwards, for styles that link to previous pages. */
+  before?: string | undefined;
 }
 
 export interface PageResult {

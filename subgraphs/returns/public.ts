@@ -5,3 +5,4 @@
  */
 export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } from './return.events.js';
 export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
+export type { ReturnRecord, ReturnRecordItem } from './return.record.js';

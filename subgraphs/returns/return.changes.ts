@@ -95,7 +95,7 @@ export class ReturnChanges {
       const items = await sql<{ id: string; line: string }>(
         em,
         `select i.id, l.compat_id::text as line from return_item i join order_line_item l on l.id = i.order_line_item_id
-          where i.return_id = $1 and i.status = 'active' and l.compat_id = any($2::bigint[])`,
+          where i.return_id = $1 and i.status = 'active' and l.compat_id::text = any($2::text[])`,
         [returnId, lines],
       );
       const found = new Set(items.map((i) => i.line));

@@ -184,7 +184,10 @@ export class ReturnResolver {
       { ...window, condition: window.condition ? { ...window.condition, awaitingShipment: window.condition.awaitingShipment ? { ...window.condition.awaitingShipment } : undefined } : undefined },
       { prefix: '/window', detail: 'The window is invalid.' },
     );
-    const filters = { list: 'returns-window', storeId, ...input, condition: input.condition ? JSON.stringify(input.condition) : undefined };
+    // A cursor is bound to the window and the condition, except the awaiting-shipment cutoff: callers derive it
+    // from the clock (an age), so it moves between the pages of one walk and must not invalidate its cursors.
+    const condition = input.condition && { statuses: input.condition.statuses, awaiting: input.condition.awaitingShipment?.is };
+    const filters = { list: 'returns-window', storeId, field: input.field, from: input.from, until: input.until, condition: condition ? JSON.stringify(condition) : undefined };
     const page = await this.deps.reads.window(storeId, input, pageRequest(first, after, filters, { before, size: WINDOW_PAGE_SIZE }));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return { page };

@@ -168,5 +168,5 @@ export const ReturnWindowSchema = Strict({
 });
 export type ReturnWindow = Static<typeof ReturnWindowSchema>;
 
-/** Order lines (by numeric id) whose items leave a return. */
-export const RemovedLinesSchema = Type.Array(NumericId(), { minItems: 1, maxItems: 500 });
+/** Order lines (by numeric id) whose items leave a return; a value that is no number names no line. */
+export const RemovedLinesSchema = Type.Array(Text({ max: 40 }), { minItems: 1, maxItems: 500 });
