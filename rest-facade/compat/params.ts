@@ -31,12 +31,20 @@ export function expiryCutoff(now: Date): string {
   return new Date(now.getTime() - EXPIRY_DAYS * DAY_MS).toISOString();
 }
 
+/**
+ * A GraphQL `DateTime` as ISO text: over HTTP it arrives as text, from the
+ * in-process gateway as the `Date` the scalar serialised to.
+ */
+export function isoText(value: string | Date): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
 /** A return's Loop state from its service status, whether it ever shipped, and its age. */
-export function loopState(ret: { status: string; shipmentRecorded: boolean; createdAt: string }, now: Date): LoopState {
+export function loopState(ret: { status: string; shipmentRecorded: boolean; createdAt: string | Date }, now: Date): LoopState {
   if ((REVIEW_STATUSES as readonly string[]).includes(ret.status)) return 'review';
   if ((CLOSED_STATUSES as readonly string[]).includes(ret.status)) return 'closed';
   if ((CANCELLED_STATUSES as readonly string[]).includes(ret.status)) return 'cancelled';
-  if (ret.status === 'open' && !ret.shipmentRecorded && ret.createdAt < expiryCutoff(now)) return 'expired';
+  if (ret.status === 'open' && !ret.shipmentRecorded && isoText(ret.createdAt) < expiryCutoff(now)) return 'expired';
   return 'open';
 }
 

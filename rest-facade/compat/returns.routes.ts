@@ -7,8 +7,8 @@ import { operation } from '../gateway-client.js';
 import type { RouteContext, RouteResult } from '../pipeline/route.js';
 import type { RouteTable } from '../pipeline/routing.js';
 import { isPaginated } from './surface.js';
-import { loopReturn } from './format.js';
-import { expiryCutoff, identify, laravelInvalid, loopState, OPEN_STATUSES, parseState, resolveWindow, REVIEW_STATUSES, stateCondition, UNPAGED_LIMIT, type LoopState, type ReturnLookup } from './params.js';
+import { loopReturn, loopTime } from './format.js';
+import { expiryCutoff, identify, isoText, laravelInvalid, loopState, OPEN_STATUSES, parseState, resolveWindow, REVIEW_STATUSES, stateCondition, UNPAGED_LIMIT, type LoopState, type ReturnLookup } from './params.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -49,7 +49,7 @@ const ADD_NOTE = operation(`
 const NOTES = operation(`
   query CompatNotes($storeId: ID!, $by: ReturnLookupInput!) { lookupReturn(storeId: $storeId, by: $by) { comments { numericId message createdAt } } }`);
 
-type Change = { applied: boolean; return: { status: string; shipmentRecorded: boolean; createdAt: string } };
+type Change = { applied: boolean; return: { status: string; shipmentRecorded: boolean; createdAt: string | Date } };
 
 const NOT_FOUND_MESSAGE = 'No return found with this ID.';
 /** Unknown returns (decisions section 11): 200, `errors` on actions and `error` on details. */
@@ -243,11 +243,11 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
     handle: async ({ params, query, principal, graphql }) => {
       const lookup = identify(params.return_id, query);
       if (!lookup) return actionNotFound();
-      const data = await graphql<{ lookupReturn: { comments: { numericId: string; message: string; createdAt: string }[] } | null }>(NOTES, { storeId: storeOf(principal), by: lookup });
+      const data = await graphql<{ lookupReturn: { comments: { numericId: string; message: string; createdAt: string | Date }[] } | null }>(NOTES, { storeId: storeOf(principal), by: lookup });
       if (!data.lookupReturn) return actionNotFound();
       const notes = data.lookupReturn.comments;
       if (!notes.length) return { status: 422, body: false };
-      return { status: 200, body: notes.map((n) => ({ id: Number(n.numericId), content: n.message, created_at: n.createdAt.slice(0, 19).replace('T', ' ') })) };
+      return { status: 200, body: notes.map((n) => ({ id: Number(n.numericId), content: n.message, created_at: loopTime(isoText(n.createdAt), 'details') })) };
     },
   });
 }
