@@ -105,13 +105,14 @@ export function resolveWindow(query: { from?: string; to?: string; filter?: stri
   const to = parse('to', query.to);
   if (errors.length) throw validation(errors);
   const toText = query.to ?? now.toISOString();
-  // The exclusive end: the next day's start for a date, just after the instant otherwise.
-  const until = to ? (to.dateOnly ? new Date(to.ms + DAY_MS).toISOString() : justAfter(to.ms)) : justAfter(now.getTime());
-  const untilMs = Date.parse(until);
-  const fromText = query.from ?? new Date(untilMs - defaultDays * DAY_MS).toISOString();
-  const fromMs = from ? from.ms : untilMs - defaultDays * DAY_MS;
-  if (fromMs >= untilMs) throw validation([{ field: 'to', message: 'The to field must be a date after or equal to from.' }]);
-  if (untilMs - fromMs > MAX_WINDOW_DAYS * DAY_MS + 1) throw validation([{ field: 'from', message: `The date range between from and to may not be greater than ${MAX_WINDOW_DAYS} days.` }]);
+  // The exclusive end: the next day's start for a date, one microsecond after the instant otherwise.
+  const end = to?.dateOnly ? { ms: to.ms + DAY_MS, text: new Date(to.ms + DAY_MS).toISOString() } : { ms: (to?.ms ?? now.getTime()) + 0.001, text: justAfter(to?.ms ?? now.getTime()) };
+  const defaultFromMs = Math.floor(end.ms) - defaultDays * DAY_MS;
+  const fromText = query.from ?? new Date(defaultFromMs).toISOString();
+  const fromMs = from ? from.ms : defaultFromMs;
+  if (fromMs >= end.ms) throw validation([{ field: 'to', message: 'The to field must be a date after or equal to from.' }]);
+  if (end.ms - fromMs > MAX_WINDOW_DAYS * DAY_MS + 0.001) throw validation([{ field: 'from', message: `The date range between from and to may not be greater than ${MAX_WINDOW_DAYS} days.` }]);
+  const until = end.text;
   return { field: filter as ResolvedWindow['field'], from: new Date(fromMs).toISOString(), until, parameters: { from: fromText, to: toText, filter } };
 }
 
