@@ -1,7 +1,8 @@
 import express from 'express';
+import { serveBaseline } from './support/baseline.js';
 import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
-import { decodeCursor, encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { decodeCursor, encodeCursor } from '../platform/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { decodeLinkCursor, encodeLinkCursor } from '../rest-facade/compat/cursor.js';
 import { loopReturn } from '../rest-facade/compat/format.js';
@@ -98,7 +99,4 @@ app.get('/api/v1/warehouse/return/details', async (req, res) => {
   res.json(loopReturn(record!, 'details', new Date()));
 });
 
-const { rows } = await pool.query(`select value from platform.setting where key = 'cursor_key'`);
-setCursorSigningKey(Buffer.from(rows[0].value, 'base64'));
-app.listen(Number(process.env.PORT), '127.0.0.1');
-process.on('SIGTERM', () => process.exit(0));
+await serveBaseline(app, pool);

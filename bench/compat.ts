@@ -1,12 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { createLogger } from '../platform/logger.js';
-import { closedLoop, formatRow, get, percentile, type Figures, type HttpTarget } from './support/load.js';
-import { startProcess, stopProcess } from './support/processes.js';
+import { freePort } from '../platform/db/embedded-postgres.js';
+import { comparer, createBenchAccount, printComparisons, printPageCost, withBenchBed, type Comparison } from './support/compare.js';
+import { closedLoop, get, percentile, type HttpTarget } from './support/load.js';
+import { startProcess } from './support/processes.js';
 
 /**
  * `npm run bench:compat`: the Loop-compatible list walked to its end
@@ -60,11 +56,7 @@ function describeWalk(name: string, w: Walk): string {
 const withoutOrigin = (body: string, port: number) => JSON.parse(body.replaceAll(`127.0.0.1:${port}`, 'HOST')) as unknown;
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-compat-'));
-  const db = await startEmbeddedPostgres({ dataDir, logger: createLogger('warn'), durable: true });
-  const client = new pg.Client({ connectionString: db.url });
-  const children = [];
-  try {
+  await withBenchBed('compat', async ({ db, client, children }) => {
     const port = await freePort();
     const env = {
       DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false',
@@ -72,15 +64,7 @@ async function main() {
     };
     children.push(await startProcess('dist/server/main.js', ['all'], env, port));
     const base = `http://127.0.0.1:${port}`;
-    const account = (
-      (await (
-        await fetch(`${base}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-          body: JSON.stringify({ query: 'mutation { createAccount(input: {name: "Bench"}) { storeId apiSecret compatKey } }' }),
-        })
-      ).json()) as { data: { createAccount: { storeId: string; apiSecret: string; compatKey: string } } }
-    ).data.createAccount;
+    const account = await createBenchAccount(base, ADMIN);
     const auth = { authorization: `Bearer ${account.apiSecret}`, 'content-type': 'application/json' };
     const order = {
       id: 'BENCH-0', name: '#B0', currency: 'USD', customer: { email: 'bench@example.com', firstName: 'B', lastName: 'E' },
@@ -158,15 +142,8 @@ async function main() {
     const lastPage = walks[0]?.[1].lastUrl;
     const [lastService, lastBaseline] = walks[0] ? [walks[0][1].lastUrl, walks[0][2].lastUrl] : [undefined, undefined];
 
-    const results: [string, Figures, Figures][] = [];
-    const both = async (name: string, run: (t: HttpTarget) => Promise<Figures>) => {
-      if (!wanted(name)) return;
-      const measure = async (t: HttpTarget) => {
-        await run(t);
-        return run(t);
-      };
-      results.push([name, await measure(service), await measure(baseline)]);
-    };
+    const results: Comparison[] = [];
+    const both = comparer(service, baseline, results);
     await both('list page 1 (100 returns), 8 clients', (t) => closedLoop(() => get(t, firstPage), 8, SECONDS));
     if (lastPage) {
       await both(`list last page, 8 clients`, (t) => closedLoop(() => get(t, t === service ? lastService! : lastBaseline!), 8, SECONDS));
@@ -181,21 +158,9 @@ async function main() {
       console.log(`  ${describeWalk('baseline (Express + pg)', b)}`);
       console.log(`  service/baseline throughput ${(b.seconds / s.seconds).toFixed(2)}x`);
     }
-    for (const [name, s, b] of results) {
-      console.log(name);
-      console.log(`  ${formatRow('service', s)}`);
-      console.log(`  ${formatRow('baseline (Express + pg)', b)}`);
-      console.log(`  service/baseline throughput ${(s.rps / b.rps).toFixed(2)}x`);
-    }
-    const p1 = results.find(([name]) => name.startsWith('list page 1'))?.[1];
-    const pl = results.find(([name]) => name.startsWith('list last page'))?.[1];
-    if (p1 && pl) console.log(`\nlast page vs page 1 (service): p50 ${(pl.p50 / p1.p50).toFixed(2)}x, throughput ${(p1.rps / pl.rps).toFixed(2)}x cost`);
-  } finally {
-    for (const child of children.reverse()) await stopProcess(child);
-    await client.end().catch(() => {});
-    await db.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    printComparisons(results);
+    printPageCost('last page', results, 'list page 1', 'list last page');
+  });
 }
 
 await main();
