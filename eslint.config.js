@@ -12,6 +12,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // Tests read HTTP bodies as loosely-typed JSON and assert on their shape.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

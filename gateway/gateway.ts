@@ -1,12 +1,14 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { getVariableValues, GraphQLError, GraphQLScalarType, visit, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
-import { INTERNAL_ERROR_MESSAGE } from '../platform/errors.js';
+import { INTERNAL_ERROR_MESSAGE, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
+import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';
+import { textProblem } from '../platform/validation/index.js';
 import type { Logger } from '../platform/logger.js';
 import { projectRoot } from '../platform/project-root.js';
 import { LIMITS, measure } from './complexity.js';
@@ -18,8 +20,26 @@ export function readSupergraph(): string {
 
 export type SubgraphTargets = { kind: 'local'; schemas: Record<SubgraphName, GraphQLSchema> } | { kind: 'remote'; urls: Record<SubgraphName, string> };
 
+/**
+ * The gateway's schema is built from the supergraph's SDL, where a custom
+ * scalar has no implementation and takes any value. Giving it the subgraphs'
+ * own implementation means a malformed DateTime, Date or JSON variable is
+ * refused at the gateway, as the client's input error it is, instead of
+ * failing inside a subgraph.
+ */
+export function implementScalars(schema: GraphQLSchema): void {
+  for (const [name, implementation] of Object.entries(CUSTOM_SCALARS)) {
+    const type = schema.getType(name);
+    if (type instanceof GraphQLScalarType) {
+      type.parseValue = implementation.parseValue;
+      type.parseLiteral = implementation.parseLiteral;
+      type.serialize = implementation.serialize;
+    }
+  }
+}
+
 export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupergraph()): ApolloGateway {
-  return new ApolloGateway({
+  const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
       const subgraph = name as SubgraphName;
@@ -27,6 +47,42 @@ export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupe
       return new ForwardingDataSource({ url: targets.urls[subgraph] });
     },
   });
+  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => implementScalars(apiSchema));
+  return gateway;
+}
+
+/** A request error (HTTP 400, `BAD_USER_INPUT`): GraphQL's own message names what is wrong. */
+function badUserInput(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+/**
+ * Checks what Apollo leaves to the executor, before anything executes: that
+ * the document names one operation to run, that its string literals hold
+ * text PostgreSQL can store (escapes such as \u0000 are decoded by the
+ * parser, after the HTTP layer's check), and that the variables coerce to
+ * their types (the gateway would otherwise answer these without an error code).
+ */
+function operationPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, operation, request, document }) {
+          if (!operation) {
+            throw badUserInput(request.operationName ? `Unknown operation named "${request.operationName}".` : 'Must provide operation name if query contains multiple operations.');
+          }
+          visit(document, {
+            StringValue(node) {
+              const problem = textProblem(node.value);
+              if (problem) throw badUserInput(`A string argument at line ${node.loc?.startToken.line ?? '?'} ${problem}.`);
+            },
+          });
+          const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          if (errors?.length) throw badUserInput(errors.map((e) => e.message).join(' '));
+        },
+      };
+    },
+  };
 }
 
 /** Refuses operations deeper or costlier than the limits before anything executes. */
@@ -40,7 +96,7 @@ function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
           if (depth > LIMITS.maxDepth || cost > LIMITS.maxCost) {
             throw new GraphQLError(
               `Query too complex: depth ${depth} (max ${LIMITS.maxDepth}), cost ${cost} (max ${LIMITS.maxCost}).`,
-              { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } },
+              { extensions: { code: QUERY_TOO_COMPLEX, http: { status: 400 } } },
             );
           }
         },
@@ -49,34 +105,34 @@ function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
   };
 }
 
-/** Error codes that carry a message meant for the client; anything else is masked. */
-const PUBLIC_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UNPROCESSABLE',
-  'RATE_LIMITED',
-  'QUERY_TOO_COMPLEX',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-  'OPERATION_RESOLUTION_FAILURE',
-  'BAD_REQUEST',
-]);
+function isPublic(extensions: Record<string, unknown> | undefined): boolean {
+  const code = extensions?.code;
+  return typeof code === 'string' && PUBLIC_GRAPHQL_CODES.has(code);
+}
 
-export function formatGraphQLError(logger: Logger) {
-  return (formatted: GraphQLFormattedError): GraphQLFormattedError => {
-    const code = formatted.extensions?.code as string | undefined;
-    if (code && PUBLIC_CODES.has(code)) {
-      // Subgraph bookkeeping (serviceName) says nothing useful to a client.
-      const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
-    }
-    logger.error({ error: formatted }, 'GraphQL error masked');
-    return { message: INTERNAL_ERROR_MESSAGE, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+/** Masks every error that is not meant for the client (errorLogPlugin logged it, with the request id). */
+export function formatGraphQLError(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (isPublic(formatted.extensions)) {
+    // Subgraph bookkeeping (serviceName) says nothing useful to a client.
+    const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions };
+  }
+  return { message: INTERNAL_ERROR_MESSAGE, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** Logs each unexpected error once, on the request's logger (so with its request id), before it is masked. */
+export function errorLogPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            if (isPublic(error.extensions)) continue;
+            contextValue.logger.error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL error');
+          }
+        },
+      };
+    },
   };
 }
 
@@ -87,10 +143,10 @@ export function createGraphQLServer(gateway: ApolloGateway, options: { introspec
     includeStacktraceInErrorResponses: false,
     // The process runner owns signals and stops the server as part of its ordered shutdown.
     stopOnTerminationSignals: false,
-    formatError: formatGraphQLError(options.logger),
+    formatError: formatGraphQLError,
     // Cache hints are not used (responses are not cached by HTTP caches), and the default plugin's
     // per-field hook makes Apollo define a per-request closure on every context, which costs.
-    plugins: [complexityPlugin(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [operationPlugin(), complexityPlugin(), errorLogPlugin(), ApolloServerPluginCacheControlDisabled()],
     logger: apolloLogger(options.logger),
   });
 }

@@ -14,6 +14,8 @@ export interface Config {
   isProduction: boolean;
   logLevel: string;
   eventsRateLimitPerSecond: number;
+  /** Event creation answers 503 while more accepted events than this wait for processing (0: never). */
+  eventsMaxBacklog: number;
   compatRateLimitPerMinute: number;
   apiRateLimitPerMinute: number;
   webhookAllowedHosts: string[];
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction: nodeEnv === 'production',
     logLevel: env.LOG_LEVEL || 'info',
     eventsRateLimitPerSecond: int(env, 'EVENTS_RATE_LIMIT_PER_SECOND', 100, 1),
+    eventsMaxBacklog: int(env, 'EVENTS_MAX_BACKLOG', 200_000, 0),
     compatRateLimitPerMinute: int(env, 'COMPAT_RATE_LIMIT_PER_MINUTE', 300, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),

@@ -16,6 +16,8 @@ export interface PageRequest {
   /** Paging backwards: the rows just before this position in the list's order (Relay's `before`). */
   before?: CursorKey | undefined;
   filters: Record<string, unknown>;
+  /** Count every row matching the filters too (a connection's `totalCount` was asked for). */
+  count: boolean;
 }
 
 export interface Page<T> {
@@ -25,6 +27,7 @@ export interface Page<T> {
   /** Lists that page both ways: whether rows precede this page, and the cursor of its first row. */
   hasPreviousPage?: boolean;
   startCursor?: string | null;
+  totalCount?: number;
 }
 
 export interface PageRequestOptions {
@@ -34,7 +37,7 @@ export interface PageRequestOptions {
   size?: PageSizeLimits;
 }
 
-export function pageRequest(first: number | null | undefined, after: string | null | undefined, filters: Record<string, unknown>, options: PageRequestOptions = {}): PageRequest {
+export function pageRequest(first: number | null | undefined, after: string | null | undefined, filters: Record<string, unknown>, count = false, options: PageRequestOptions = {}): PageRequest {
   const limits = options.size ?? PAGE_SIZE;
   const size = first ?? limits.default;
   if (!Number.isInteger(size) || size < limits.min || size > limits.max) {
@@ -48,6 +51,7 @@ export function pageRequest(first: number | null | undefined, after: string | nu
     after: after ? decodeCursor(after, filters) : undefined,
     before: options.before ? decodeCursor(options.before, filters) : undefined,
     filters,
+    count,
   };
 }
 

@@ -42,7 +42,35 @@ export function operation(source: string): Operation {
   return { source: printed, document, definition, queryHash: createHash('sha256').update(printed).digest('hex') };
 }
 
-type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
+export type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
+
+/**
+ * The request context the facade hands the gateway's executor for one
+ * operation: what Apollo Server would build, minus its per-request pipeline.
+ * The executor reads `document` (to plan), `queryHash` (its plan cache key,
+ * with `request.operationName`), `request.variables` (it checks them),
+ * `context` (passed to the subgraphs), `request.http` and `logger`; the rest satisfies its
+ * type. test/gateway-executor-contract.test.ts pins this, so a gateway
+ * upgrade that reads anything else fails CI.
+ */
+export function executorRequest(op: Operation, variables: Record<string, unknown>, context: GraphQLContext, schema: GraphQLSchema, logger: GatewayRequestContext['logger']): GatewayRequestContext {
+  return {
+    // No HTTP request behind it: data sources get no incoming headers to forward.
+    request: { query: op.source, variables, operationName: op.definition.name?.value, http: undefined },
+    logger,
+    schema,
+    schemaHash: '' as GatewayRequestContext['schemaHash'],
+    context,
+    cache: NO_CACHE,
+    queryHash: op.queryHash,
+    document: op.document,
+    source: op.source,
+    operationName: op.definition.name?.value ?? null,
+    operation: op.definition,
+    metrics: {},
+    overallCachePolicy: undefined,
+  };
+}
 
 /**
  * How the facade talks to the graph: one operation per route, handed straight
@@ -70,21 +98,7 @@ export class GatewayClient {
     const schema = this.gateway.schema;
     if (!schema) throw new Error('the gateway has not loaded its schema');
     this.validate(op, schema);
-    const result = await this.gateway.executor({
-      request: { query: op.source, variables },
-      logger: this.apolloLogger,
-      schema,
-      schemaHash: '' as GatewayRequestContext['schemaHash'],
-      context,
-      cache: NO_CACHE,
-      queryHash: op.queryHash,
-      document: op.document,
-      source: op.source,
-      operationName: op.definition.name?.value ?? null,
-      operation: op.definition,
-      metrics: {},
-      overallCachePolicy: undefined,
-    });
+    const result = await this.gateway.executor(executorRequest(op, variables, context, schema, this.apolloLogger));
     const error = result.errors?.[0];
     if (error) {
       const appError = appErrorFromGraphQL(error);

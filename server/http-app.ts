@@ -15,6 +15,7 @@ import { GatewayClient } from '../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
+import type { EventAcceptance } from '../subgraphs/events/public.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
 import { graphqlHttp } from './graphql-http.js';
 
@@ -34,6 +35,8 @@ export interface HttpAppOptions {
   gateway?: ApolloGateway;
   /** The platform schema's ORM: limits that hold across processes keep their counters there. */
   platformOrm: Orm;
+  /** Gateway roles: custom event acceptance (the event routes call it directly). */
+  events?: EventAcceptance;
   ready(): Promise<{ database: boolean; queue: boolean }>;
 }
 
@@ -79,12 +82,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
-  if (options.gateway) {
+  if (options.gateway && options.events) {
     const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
     const v2 = v2Routes(deps, {
       accounts: options.accounts,
       adminToken: options.adminToken,
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
+      events: options.events,
     });
     app.use('/v2.2', v2.router);
     const compat = compatRoutes(deps, {

@@ -6,9 +6,10 @@ import type { Server } from 'node:http';
 import { loadConfig, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
-import { createGateway, createGraphQLServer, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
+import { createGateway, createGraphQLServer, errorLogPlugin, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
+import { eventAcceptance } from '../subgraphs/events/public.js';
 
 export interface RunningService {
   runtime: Runtime;
@@ -83,9 +84,9 @@ function graphqlFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): Grap
       introspection: !config.isProduction,
       includeStacktraceInErrorResponses: false,
       stopOnTerminationSignals: false,
-      formatError: formatGraphQLError(logger),
+      formatError: formatGraphQLError,
       // Traces are for Apollo's hosted reporting, which this service does not use.
-      plugins: [ApolloServerPluginInlineTraceDisabled()],
+      plugins: [errorLogPlugin(), ApolloServerPluginInlineTraceDisabled()],
     });
     return { server };
   }
@@ -108,6 +109,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       adminToken: runtime.adminToken,
       graphql,
       gateway: serving?.gateway,
+      events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),

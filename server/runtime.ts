@@ -86,7 +86,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const names = subgraphsFor(options);
     const deps: Partial<Record<SubgraphName, SubgraphDeps>> = {};
     const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
-    for (const name of names) {
+    // The facade accepts custom events itself (the events subgraph's acceptance, no GraphQL hop), so it needs that database slice.
+    const withDatabase = options.role === 'gateway' ? [...names, 'events' as const] : names;
+    for (const name of withDatabase) {
       const definition = SUBGRAPHS[name];
       const orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger);
       opened.push(orm);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/logger.js';
-import { CUSTOM_EVENTS_DEAD_QUEUE, CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
+import { deadLetterQueue } from '../platform/dead-letters.js';
+import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { processCustomEventBatch } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -82,6 +83,12 @@ describe('custom event jobs: crash recovery and dead letters', () => {
 
     const forbidden = await graphql('{ deadLetteredCustomEvents { id } }', {}, account.apiSecret);
     expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // The same letter in the platform-wide view of every work queue's dead letters.
+    const all = await graphql<{ deadLetters: { id: string; queue: string }[]; deadLetterCounts: { queue: string; count: number }[] }>(
+      '{ deadLetters(queue: "custom-events") { id queue } deadLetterCounts { queue count } }',
+    );
+    expect(all.data!.deadLetters.map((d) => d.id)).toContain(dead[0]!.id);
+    expect(all.data!.deadLetterCounts).toEqual(expect.arrayContaining([{ queue: 'custom-events', count: expect.any(Number) }, { queue: 'inventory-restock', count: 0 }]));
 
     await query(app.databaseUrl, 'drop trigger refuse_poison on events.custom_event');
     const retried = await graphql<{ retryDeadLetteredCustomEvents: number }>('mutation($ids: [ID!]) { retryDeadLetteredCustomEvents(ids: $ids) }', { ids: [dead[0]!.id] });
@@ -95,7 +102,7 @@ describe('custom event jobs: crash recovery and dead letters', () => {
     const { boss } = restarted!.service.runtime;
     const id = await boss.send(CUSTOM_EVENTS_QUEUE, { not: 'an event' });
     const dead = await eventually(async () => {
-      const jobs = await boss.findJobs<{ not?: string }>(CUSTOM_EVENTS_DEAD_QUEUE, { queued: true });
+      const jobs = await boss.findJobs<{ not?: string }>(deadLetterQueue(CUSTOM_EVENTS_QUEUE), { queued: true });
       return jobs.find((j) => j.sourceId === id);
     }, 'the malformed job in the dead-letter queue');
     expect(dead.data).toEqual({ not: 'an event' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
 
 describe('GraphQL limits and hygiene', () => {
   let app: TestApp;
@@ -43,7 +44,7 @@ describe('GraphQL limits and hygiene', () => {
     expect(allowed.data).toEqual({ return: null });
   });
 
-  it('masks unexpected errors and never sends stack traces', async () => {
+  it('answers an invalid document with its validation error and no stack trace', async () => {
     const res = await app.graphql('{ nope }');
     expect(res.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(JSON.stringify(res)).not.toContain('stacktrace');
@@ -57,8 +58,9 @@ describe('GraphQL limits and hygiene', () => {
 
 describe('GraphQL in production', () => {
   let app: TestApp;
+  const logs: Record<string, unknown>[] = [];
   beforeAll(async () => {
-    app = await startTestApp({ NODE_ENV: 'production' });
+    app = await startTestApp({ NODE_ENV: 'production', LOG_LEVEL: 'error' }, 'all', { logs });
   });
   afterAll(async () => {
     await app?.stop();
@@ -67,5 +69,42 @@ describe('GraphQL in production', () => {
   it('turns introspection off', async () => {
     const res = await app.graphql('{ __schema { queryType { name } } }');
     expect(res.errors?.[0]?.message).toMatch(/introspection/i);
+  });
+
+  it('masks a real unexpected failure in a resolver: nothing internal in GraphQL or REST bodies, the request id in the log', async () => {
+    const acme = await app.createAccount('Broken');
+    // A resolver failing for a reason no client caused: its table is gone.
+    await query(app.databaseUrl, 'alter table events.customer rename to customer_gone');
+    try {
+      const res = await app.request('/graphql', {
+        method: 'POST',
+        token: acme.apiSecret,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-masking-1' },
+        body: JSON.stringify({ query: `{ customer(storeId: "${acme.storeId}", email: "a@example.com") { id } }` }),
+      });
+      const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+      expect(body.errors[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      const text = JSON.stringify(body);
+      for (const leak of ['customer_gone', 'relation', 'does not exist', 'stack', 'at ', '.ts', '.js', 'pg']) expect(text).not.toContain(leak);
+      expect(logs.some((line) => line.requestId === 'req-masking-1' && JSON.stringify(line).includes('customer'))).toBe(true);
+
+      const rest = await app.request(`/v2.2/stores/${acme.storeId}/events`, {
+        method: 'POST',
+        token: acme.apiSecret,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ eventName: 'E', customer: { email: 'a@example.com' } }),
+      });
+      // Acceptance does not touch the customer table: the failure is in the read below.
+      expect(rest.status).toBe(202);
+      const read = await app.request(`/graphql`, {
+        method: 'POST',
+        token: acme.apiSecret,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ customers(storeId: "${acme.storeId}") { edges { node { id } } } }` }),
+      });
+      expect(JSON.stringify(await read.json())).not.toContain('customer_gone');
+    } finally {
+      await query(app.databaseUrl, 'alter table events.customer_gone rename to customer');
+    }
   });
 });

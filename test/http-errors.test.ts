@@ -1,3 +1,4 @@
+import { PROBLEMS, problemExplanation, problemTitle, type ProblemSlug } from '../platform/problems.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
@@ -40,10 +41,17 @@ describe('HTTP error behaviour', () => {
     expect(get.headers.get('access-control-expose-headers')).toContain('X-Page-Next');
   });
 
-  it('serves a documentation page for each problem type', async () => {
-    const res = await app.request('/problems/invalid-cursor');
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('Invalid pagination cursor');
+  it('problem-pages: serves the explanation of every problem type the service can emit (order-line-has-returns was a 404)', async () => {
+    // AppError takes only slugs of this catalogue, so these are all the types there are.
+    for (const slug of Object.keys(PROBLEMS) as ProblemSlug[]) {
+      const res = await app.request(`/problems/${slug}`);
+      expect(res.status, slug).toBe(200);
+      const text = await res.text();
+      expect(text, slug).toContain(problemTitle(slug));
+      expect(text, slug).toContain(problemExplanation(slug));
+      expect(text, slug).not.toContain('docs/');
+    }
+    expect((await app.request('/problems/no-such-problem')).status).toBe(404);
   });
 
   it('answers an unexpected failure with a 500 that reveals no internals', async () => {

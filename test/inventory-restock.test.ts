@@ -149,4 +149,33 @@ describe('restock of completed returns', () => {
       { sku: 'ODD', kind: 'UNKNOWN', name: 'Odd thing', location: 'Returns', quantity: 2 },
     ]);
   });
+
+  it('poison-restock-visible: a restock that keeps failing lands in its dead-letter queue with the reason, and is retried after the fix', async () => {
+    const store = await app.createAccount('Poison');
+    await upsertProduct(app, store.storeId, { sku: 'HAT', title: 'Hat' });
+    await query(
+      app.databaseUrl,
+      `create function inventory.refuse_restock() returns trigger language plpgsql as $$ begin raise exception 'restock refused'; end $$;
+       create trigger refuse_restock before insert on inventory.restock_ledger for each row when (new.store_id = '${store.storeId}') execute function inventory.refuse_restock();`,
+    );
+    const { boss } = app.service.runtime;
+    await boss.updateQueue(RESTOCK_QUEUE, { retryLimit: 0 });
+    try {
+      const returnId = await openReturn(store, [{ id: 'p', sku: 'HAT', quantity: 1, price: '5.00' }]);
+      await setStatus(store, returnId, 'complete');
+      const letter = await eventually(async () => {
+        const result = await gql<{ deadLetters: { id: string; data: { subjectId: string }; error: { message?: string } | null }[] }>(app, '{ deadLetters(queue: "inventory-restock") { id data error } }');
+        return result.deadLetters.find((d) => d.data.subjectId === returnId);
+      });
+      expect(JSON.stringify(letter.error)).toContain('restock refused');
+      expect(await stockAt(store.storeId)).toEqual([]);
+      await query(app.databaseUrl, 'drop trigger refuse_restock on inventory.restock_ledger');
+      expect(await gql<{ retryDeadLetters: number }>(app, 'mutation($ids: [ID!]) { retryDeadLetters(queue: "inventory-restock", ids: $ids) }', { ids: [letter.id] })).toEqual({ retryDeadLetters: 1 });
+      await eventually(async () => ((await stockAt(store.storeId)).length ? true : undefined));
+      expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([1]);
+    } finally {
+      await boss.updateQueue(RESTOCK_QUEUE, { retryLimit: 10 });
+      await query(app.databaseUrl, 'drop trigger if exists refuse_restock on inventory.restock_ledger');
+    }
+  });
 });

@@ -28,6 +28,13 @@ export class Conditions {
     return this;
   }
 
+  /** The same conditions, to extend separately. */
+  clone(): Conditions {
+    const copy = new Conditions([...this.params]);
+    copy.clauses.push(...this.clauses);
+    return copy;
+  }
+
   get where(): string {
     return this.clauses.length ? this.clauses.join(' and ') : 'true';
   }
@@ -65,18 +72,28 @@ export interface KeysetQuery {
  * cursor, oldest first, handed back in the list's order.
  */
 export async function keysetPage<T extends { id: string }>(em: EntityManager, query: KeysetQuery): Promise<Page<T>> {
-  const { where: c, page, sortColumn, idColumn } = query;
+  const { page, sortColumn, idColumn } = query;
+  const c = query.where.clone();
   const backwards = page.before !== undefined;
   if (page.after) c.and(`(${sortColumn}, ${idColumn}) < (${c.p(page.after[0], 'timestamptz')}, ${c.p(page.after[1])})`);
   if (page.before) c.and(`(${sortColumn}, ${idColumn}) > (${c.p(page.before[0], 'timestamptz')}, ${c.p(page.before[1])})`);
   const limit = c.p(page.first + 1);
   const direction = backwards ? 'asc' : 'desc';
-  const rows = await sql<T & { sortAt: string }>(
-    em,
-    `select ${query.columns}, ${sortAtSql(sortColumn)} from ${query.from} where ${c.where}
-      order by ${sortColumn} ${direction}, ${idColumn} ${direction} limit ${limit}`,
-    c.params,
-  );
+  const [rows, totalCount] = await Promise.all([
+    sql<T & { sortAt: string }>(
+      em,
+      `select ${query.columns}, ${sortAtSql(sortColumn)} from ${query.from} where ${c.where}
+        order by ${sortColumn} ${direction}, ${idColumn} ${direction} limit ${limit}`,
+      c.params,
+    ),
+    page.count ? countRows(em, query.from, query.where) : undefined,
+  ]);
   if (backwards) rows.reverse();
-  return toPage(rows, page, (row) => [row.sortAt, row.id]);
+  return { ...toPage(rows, page, (row) => [row.sortAt, row.id]), totalCount };
+}
+
+/** How many rows a list's filters match, whatever the page (a connection's `totalCount`). */
+async function countRows(em: EntityManager, from: string, where: Conditions): Promise<number> {
+  const [row] = await sql<{ n: number }>(em, `select count(*)::int as n from ${from} where ${where.where}`, where.params);
+  return row!.n;
 }

@@ -84,3 +84,8 @@ export async function sql<T = Record<string, unknown>>(em: EntityManager, text: 
   const result = await executor.executeQuery<T>(CompiledQuery.raw(text, params as unknown[]));
   return result.rows as T[];
 }
+
+/** PostgreSQL refused a number its column cannot hold (SQLSTATE 22003): an integer total would overflow. */
+export function isOutOfRange(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '22003';
+}

@@ -47,10 +47,10 @@ export function ConnectionType<T extends object>(node: ClassType<T>, name: strin
   return ConnectionClass;
 }
 
-export function toConnection<T>(page: Page<T>, totalCount?: number): Connection<T> {
+export function toConnection<T>(page: Page<T>): Connection<T> {
   return {
     edges: page.items.map((node, i) => ({ node, cursor: i === page.items.length - 1 ? page.endCursor : null })),
     pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-    totalCount,
+    totalCount: page.totalCount,
   };
 }

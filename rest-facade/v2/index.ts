@@ -1,5 +1,6 @@
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { MemoryRateLimiter } from '../../platform/rate-limit.js';
+import type { EventAcceptance } from '../../subgraphs/events/public.js';
 import type { FacadeDeps } from '../pipeline/route.js';
 import { RouteTable } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
@@ -12,6 +13,8 @@ export interface V2Options {
   adminToken: string;
   /** The generous per-secret limit of every route (per process). */
   secretLimiter: MemoryRateLimiter;
+  /** Custom event acceptance, called directly by the event routes. */
+  events: EventAcceptance;
 }
 
 /** The REST API v2.2: every route authenticates, then runs one GraphQL operation. */
@@ -20,7 +23,7 @@ export function v2Routes(deps: FacadeDeps, options: V2Options): RouteTable {
   routes.router.use(v2Cors((path) => routes.allowed(path)));
   registerReturnRoutes(routes);
   registerInventoryRoutes(routes);
-  registerEventRoutes(routes);
+  registerEventRoutes(routes, options.events);
   routes.mountFallbacks();
   return routes;
 }

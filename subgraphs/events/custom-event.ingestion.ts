@@ -5,9 +5,8 @@ import type { PgBoss } from '../../platform/queue.js';
 import type { RateLimitDecision } from '../../platform/rate-limit.js';
 import type { ValidEvent } from './custom-event.validation.js';
 
-/** The queue of accepted events, and where jobs that keep failing end up. */
+/** The queue of accepted events (its dead letters: platform/dead-letters.ts). */
 export const CUSTOM_EVENTS_QUEUE = 'custom-events';
-export const CUSTOM_EVENTS_DEAD_QUEUE = 'custom-events-dead';
 
 /** What a job carries: the event as validated, with the id its stored row will have. */
 export interface CustomEventJob {

@@ -1,7 +1,8 @@
 import type { JobResult } from 'pg-boss';
 import type { Logger } from '../../platform/logger.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { CUSTOM_EVENTS_DEAD_QUEUE, CUSTOM_EVENTS_QUEUE } from './custom-event.ingestion.js';
+import { withDeadLetters } from '../../platform/dead-letters.js';
+import { CUSTOM_EVENTS_QUEUE } from './custom-event.ingestion.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
 /**
@@ -11,10 +12,10 @@ import { UnprocessableJobError, type CustomEventService } from './custom-event.s
  * changes nothing the second time.
  */
 export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
-  if (!(await boss.getQueue(CUSTOM_EVENTS_DEAD_QUEUE))) await boss.createQueue(CUSTOM_EVENTS_DEAD_QUEUE, { retentionSeconds: 30 * 24 * 3600 });
+  const deadLetters = await withDeadLetters(boss, CUSTOM_EVENTS_QUEUE);
   if (!(await boss.getQueue(CUSTOM_EVENTS_QUEUE))) {
     await boss.createQueue(CUSTOM_EVENTS_QUEUE, {
-      deadLetter: CUSTOM_EVENTS_DEAD_QUEUE,
+      ...deadLetters,
       retryLimit: 5,
       retryDelay: 2,
       retryBackoff: true,

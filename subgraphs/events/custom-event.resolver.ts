@@ -1,17 +1,19 @@
 import DataLoader from 'dataloader';
-import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { hasScope, requireAdmin, scopeForbidden } from '../../platform/auth.js';
-import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
-import { CUSTOM_EVENTS_DEAD_QUEUE, CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS, type CustomEventJob, type EventIngestion } from './custom-event.ingestion.js';
+import { listDeadLetters, retryDeadLetters } from '../../platform/dead-letters.js';
+import type { EventAcceptance } from './custom-event.acceptance.js';
+import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
 import {
@@ -21,9 +23,7 @@ import {
   CustomEventType,
   DeadLetteredCustomEventType,
   EventPropertyType,
-  type BulkEventResultType,
 } from './custom-event.type.js';
-import { validateBulkEnvelope, validateEvent, type ValidEvent } from './custom-event.validation.js';
 import { customerLoader } from './customer.resolver.js';
 import type { CustomerRow, CustomerService } from './customer.service.js';
 import { CustomerType } from './customer.type.js';
@@ -31,13 +31,9 @@ import { CustomerType } from './customer.type.js';
 export interface CustomEventResolverDeps {
   events: CustomEventService;
   customers: CustomerService;
-  ingestion: EventIngestion;
+  acceptance: EventAcceptance;
   accounts: AccountsService;
   boss: PgBoss;
-}
-
-function rateLimitStatus(decision: RateLimitDecision) {
-  return { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
 }
 
 export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
@@ -48,13 +44,6 @@ export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
 export class CustomEventResolver {
   constructor(private readonly deps: CustomEventResolverDeps) {}
 
-  /** Validation, the per-store limit and the durable enqueue: the one path REST and GraphQL share. */
-  private async admit(storeId: string, events: ValidEvent[]): Promise<RateLimitDecision> {
-    const admission = await this.deps.ingestion.submit(storeId, events);
-    if (!admission.queued) throw rateLimited(EVENTS_RATE_POLICY, admission.decision, EVENTS_RATE_WINDOW_SECONDS);
-    return admission.decision;
-  }
-
   @Mutation(() => CustomEventAcceptanceType, { description: 'Queues one custom event (the body of POST /stores/{storeId}/events); answers once the job is committed.' })
   async createCustomEvent(
     @Arg('storeId', () => ID) storeId: string,
@@ -62,9 +51,7 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<CustomEventAcceptanceType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customer_events_write');
-    const result = validateEvent(event);
-    if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
-    return { queued: true, rateLimit: rateLimitStatus(await this.admit(storeId, [result.value])) };
+    return { queued: true, rateLimit: await this.deps.acceptance.one(storeId, event) };
   }
 
   @Mutation(() => BulkEventsAcceptanceType, { description: 'Queues up to 100 events ({events: [...]}); each is validated alone, the request counts once against the rate limit.' })
@@ -74,15 +61,7 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<BulkEventsAcceptanceType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customer_events_write');
-    const envelope = validateBulkEnvelope(body);
-    if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
-    const checked = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
-    const valid = checked.flatMap((c) => (c.ok ? [c.value] : []));
-    const decision = await this.admit(storeId, valid);
-    const results: BulkEventResultType[] = checked.map((c, index) =>
-      c.ok ? { index, status: 'queued' } : { index, status: 'rejected', error: { detail: 'The event is invalid.', errors: c.errors } },
-    );
-    return { accepted: valid.length, rejected: checked.length - valid.length, results, rateLimit: rateLimitStatus(decision) };
+    return this.deps.acceptance.bulk(storeId, body);
   }
 
   @Query(() => CustomEventConnection, { description: "A store's events, newest first, by name and time range (since inclusive, until exclusive)." })
@@ -94,10 +73,11 @@ export class CustomEventResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomEventRow>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
     const filters = { eventName, since, until };
-    const request = pageRequest(first, after, { list: 'store-events', storeId, eventName, since: since?.toISOString(), until: until?.toISOString() });
+    const request = pageRequest(first, after, { list: 'store-events', storeId, eventName, since: since?.toISOString(), until: until?.toISOString() }, selects(info, 'totalCount'));
     return toConnection(await this.deps.events.listForStore(storeId, filters, request));
   }
 
@@ -130,26 +110,26 @@ export class CustomEventResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<DeadLetteredCustomEventType[]> {
     requireAdmin(ctx.auth);
-    const jobs = await this.deps.boss.findJobs<Partial<CustomEventJob>>(CUSTOM_EVENTS_DEAD_QUEUE, { queued: true });
-    return jobs
-      .sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime())
-      .slice(0, Math.max(1, Math.min(first, 500)))
-      .map((job) => ({
-        id: job.id,
-        eventId: job.data?.eventId ?? null,
-        storeId: job.data?.storeId ?? null,
-        eventName: typeof job.data?.event?.eventName === 'string' ? job.data.event.eventName : null,
-        job: job.data,
-        error: job.sourceOutput,
-        deadLetteredAt: job.createdOn,
-      }));
+    const letters = await listDeadLetters(this.deps.boss, CUSTOM_EVENTS_QUEUE, Math.max(1, Math.min(first, 500)));
+    return letters.map((letter) => {
+      const job = letter.data as Partial<CustomEventJob> | null;
+      return {
+        id: letter.id,
+        eventId: job?.eventId ?? null,
+        storeId: job?.storeId ?? null,
+        eventName: typeof job?.event?.eventName === 'string' ? job.event.eventName : null,
+        job,
+        error: letter.error,
+        deadLetteredAt: letter.deadLetteredAt,
+      };
+    });
   }
 
   @Mutation(() => Int, { description: 'Admin token only: moves dead-lettered custom events (all, or the given job ids) back to processing. Returns how many moved.' })
   async retryDeadLetteredCustomEvents(@Arg('ids', () => [ID], { nullable: true }) ids: string[] | undefined, @Ctx() ctx: GraphQLContext): Promise<number> {
     requireAdmin(ctx.auth);
     // Processing is idempotent on the event id, so a retried event never applies twice.
-    return this.deps.boss.redrive(CUSTOM_EVENTS_DEAD_QUEUE, { destination: CUSTOM_EVENTS_QUEUE, ...(ids ? { ids } : {}) });
+    return retryDeadLetters(this.deps.boss, CUSTOM_EVENTS_QUEUE, ids);
   }
 }
 

@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
 import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../platform/graphql/connection.js';
 

@@ -12,7 +12,7 @@ import { CustomEventConnection } from './custom-event.type.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
 import { CustomerConnection, CustomerType } from './customer.type.js';
 import type { CustomerRow, CustomerService } from './customer.service.js';
-import { selects } from './selection.js';
+import { selects } from '../../platform/graphql/selection.js';
 
 export interface CustomerResolverDeps {
   customers: CustomerService;
@@ -50,8 +50,7 @@ export class CustomerResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomerRow>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
-    const page = await this.deps.customers.list(storeId, pageRequest(first, after, { list: 'customers', storeId }));
-    return toConnection(page, selects(info, 'totalCount') ? await this.deps.customers.count(storeId) : undefined);
+    return toConnection(await this.deps.customers.list(storeId, pageRequest(first, after, { list: 'customers', storeId }, selects(info, 'totalCount'))));
   }
 
   @FieldResolver(() => CustomEventConnection, { description: "The customer's events, newest first." })
@@ -60,8 +59,9 @@ export class CustomerResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Arg('eventName', () => String, { nullable: true }) eventName: string | undefined,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomEventRow>> {
-    const request = pageRequest(first, after, { list: 'customer-events', customerId: customer.id, eventName });
+    const request = pageRequest(first, after, { list: 'customer-events', customerId: customer.id, eventName }, selects(info, 'totalCount'));
     return toConnection(await this.deps.events.listForCustomer(customer.id, eventName, request));
   }
 }

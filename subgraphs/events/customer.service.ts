@@ -51,9 +51,4 @@ export class CustomerService {
     c.and(`store_id = ${c.p(storeId)}`);
     return keysetPage<CustomerRow>(this.em(), { columns: CUSTOMER_COLUMNS, from: 'customer', where: c, sortColumn: 'created_at', idColumn: 'id', page });
   }
-
-  async count(storeId: string): Promise<number> {
-    const [row] = await sql<{ n: number }>(this.em(), 'select count(*)::int as n from customer where store_id = $1', [storeId]);
-    return row!.n;
-  }
 }

@@ -1,5 +1,5 @@
 import { Directive, Field, Float, ID, ObjectType } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
 import { ConnectionType } from '../../platform/graphql/connection.js';
 
 @ObjectType('CustomerLocation')

@@ -1,7 +1,7 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
-import { EventIngestion } from './custom-event.ingestion.js';
+import { eventAcceptance } from './custom-event.acceptance.js';
 import { createCustomEventQueues, startCustomEventWorkers } from './custom-event.job.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
@@ -20,7 +20,7 @@ function createServices(deps: SubgraphDeps) {
     customers: new CustomerService(deps.orm),
     events: new CustomEventService(deps.orm, deps.boss),
     segments: new SegmentService(deps.orm),
-    ingestion: new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond }),
+    acceptance: eventAcceptance(deps).acceptance,
   };
 }
 
@@ -48,12 +48,12 @@ export const eventsSubgraph: SubgraphDefinition = {
   },
   async build(deps?: SubgraphDeps) {
     if (!deps) return buildFederatedSchema({ resolvers: [...RESOLVERS] });
-    const { customers, events, segments, ingestion } = services(deps);
+    const { customers, events, segments, acceptance } = services(deps);
     return buildFederatedSchema({
       resolvers: [...RESOLVERS],
       instances: [
         new CustomerResolver({ customers, events, accounts: deps.accounts }),
-        new CustomEventResolver({ events, customers, ingestion, accounts: deps.accounts, boss: deps.boss }),
+        new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
         new SegmentResolver({ segments, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },

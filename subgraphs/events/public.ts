@@ -4,5 +4,6 @@
  * its rate-limit policy. Everything else is internal.
  */
 export { CUSTOM_EVENT_EVENTS, CustomEventCreated, type CustomEventCreatedData } from './custom-event.events.js';
+export { eventAcceptance, type EventAcceptance } from './custom-event.acceptance.js';
 export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
 export { BulkEventsSchema, CustomEventSchema, EVENT_LIMITS } from './custom-event.validation.js';

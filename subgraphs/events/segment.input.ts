@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 
 export enum SegmentOperator {

@@ -9,7 +9,7 @@ import type { CustomerRow } from './customer.service.js';
 import { CustomerConnection } from './customer.type.js';
 import { CreateSegmentInput, SegmentDefinitionInput } from './segment.input.js';
 import type { SegmentRow, SegmentService } from './segment.service.js';
-import { selects } from './selection.js';
+import { selects } from '../../platform/graphql/selection.js';
 
 export interface SegmentResolverDeps {
   segments: SegmentService;
@@ -30,8 +30,7 @@ export class SegmentResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomerRow>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
-    const page = await this.deps.segments.members(storeId, definition, first, after);
-    return toConnection(page, selects(info, 'totalCount') ? await this.deps.segments.count(storeId, definition) : undefined);
+    return toConnection(await this.deps.segments.members(storeId, definition, first, after, selects(info, 'totalCount')));
   }
 
   @Mutation(() => SegmentType, { description: 'Saves a segment definition under a name.' })
@@ -62,8 +61,7 @@ export class SegmentResolver {
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<CustomerRow>> {
-    const page = await this.deps.segments.members(segment.storeId, segment.definition, first, after);
-    return toConnection(page, selects(info, 'totalCount') ? await this.deps.segments.count(segment.storeId, segment.definition) : undefined);
+    return toConnection(await this.deps.segments.members(segment.storeId, segment.definition, first, after, selects(info, 'totalCount')));
   }
 }
 

@@ -25,9 +25,9 @@ export class SegmentService {
   }
 
   /** The members of a definition, newest customers first (keyset pages bound to the definition). */
-  async members(storeId: string, definition: SegmentDefinition, first: number | undefined, after: string | undefined): Promise<Page<CustomerRow>> {
+  async members(storeId: string, definition: SegmentDefinition, first: number | undefined, after: string | undefined, count = false): Promise<Page<CustomerRow>> {
     const compiled = compileSegment(storeId, definition);
-    const page = pageRequest(first, after, { list: 'segment-members', storeId, definition: filterDigest({ d: definitionJson(definition) }) });
+    const page = pageRequest(first, after, { list: 'segment-members', storeId, definition: filterDigest({ d: definitionJson(definition) }) }, count);
     // The compiled predicate's parameters come first ($1 is the store id).
     const where = new Conditions([...compiled.params]).and('c.store_id = $1::text').and(compiled.where);
     return keysetPage<CustomerRow>(this.em(), { columns: customerColumns('c'), from: 'customer c', where, sortColumn: 'c.created_at', idColumn: 'c.id', page });

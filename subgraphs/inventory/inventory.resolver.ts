@@ -1,4 +1,6 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
@@ -107,10 +109,11 @@ export class InventoryItemResolver {
     @Arg('sku', () => String, { nullable: true }) sku: string | undefined,
     @Arg('lotNumber', () => String, { nullable: true }) lotNumber: string | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<InventoryItemView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, INVENTORY);
     const filters = { locationId, kind, sku, lotNumber };
-    const page = await this.deps.inventory.listItems(storeId, filters, pageRequest(first, after, inventoryItemListFilters(storeId, filters)));
+    const page = await this.deps.inventory.listItems(storeId, filters, pageRequest(first, after, inventoryItemListFilters(storeId, filters), selects(info, 'totalCount')));
     return toConnection(page);
   }
 
@@ -167,10 +170,11 @@ export class InboundShipmentResolver {
     @Arg('createdAtMin', () => Date, { nullable: true, description: 'Inclusive' }) createdAtMin: Date | undefined,
     @Arg('createdAtMax', () => Date, { nullable: true, description: 'Exclusive' }) createdAtMax: Date | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<InboundShipmentView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, SHIPMENTS);
     const filters = { status, locationId, createdAtMin, createdAtMax };
-    const page = await this.deps.shipments.list(storeId, filters, pageRequest(first, after, inboundShipmentListFilters(storeId, filters)));
+    const page = await this.deps.shipments.list(storeId, filters, pageRequest(first, after, inboundShipmentListFilters(storeId, filters), selects(info, 'totalCount')));
     return toConnection(page);
   }
 

@@ -1,4 +1,5 @@
 import type { Job } from 'pg-boss';
+import { withDeadLetters } from '../../platform/dead-letters.js';
 import { subscribeQueue, type OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
@@ -9,8 +10,8 @@ import { RestockService } from './restock.service.js';
 export const RESTOCK_QUEUE = 'inventory-restock';
 
 export async function createRestockQueue(boss: PgBoss): Promise<void> {
-  // A failed restock (e.g. the database restarting) is retried with backoff; the ledger makes retries harmless.
-  await subscribeQueue(boss, RESTOCK_QUEUE, [ReturnUpdated], { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+  // A failed restock (e.g. the database restarting) is retried with backoff, then dead-lettered; the ledger makes retries harmless.
+  await subscribeQueue(boss, RESTOCK_QUEUE, [ReturnUpdated], { retryLimit: 10, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, RESTOCK_QUEUE)) });
 }
 
 // Polls every half second as well as waking on notifications: restock should follow completion closely.

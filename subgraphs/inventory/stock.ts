@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../../platform/db/orm.js';
+import { isOutOfRange, sql } from '../../platform/db/orm.js';
 import { conflict, invalid } from '../../platform/errors.js';
+import { INT32_MAX } from '../../platform/validation/index.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
 import { InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
@@ -59,7 +60,17 @@ export class StockWriter {
     private readonly boss: PgBoss,
   ) {}
 
+  /** Applies one change; a total that would pass what its column holds is a 409 naming the bound (the transaction is then aborted). */
   async apply(change: StockChange): Promise<string> {
+    try {
+      return await this.applyUnbounded(change);
+    } catch (err) {
+      if (!isOutOfRange(err)) throw err;
+      throw conflict('quantity-out-of-range', `Adding ${change.delta} units of ${change.sku} (${change.kind}) would take its stock past ${INT32_MAX} units.`);
+    }
+  }
+
+  private async applyUnbounded(change: StockChange): Promise<string> {
     if (!Number.isInteger(change.delta) || change.delta === 0) throw invalid('validation-failed', 'A stock change must be a non-zero integer.');
     const lot = change.lotNumber ?? '';
     // The upsert locks the item row: concurrent changes of the same item queue here.

@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
-import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Directive, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import type { Scope } from '../../platform/accounts/credentials.js';
 import { hasScope, scopeForbidden } from '../../platform/auth.js';
@@ -127,10 +129,11 @@ export class ReturnResolver {
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Arg('filter', () => ReturnFilterInput, { nullable: true }) filter: ReturnFilterInput | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
     const filters = check(ReturnFilterSchema, { ...filter }, { prefix: '/filter', detail: 'A filter value is invalid.' });
-    const page = await this.deps.reads.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }));
+    const page = await this.deps.reads.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }, selects(info, 'totalCount')));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return toConnection(page);
   }
@@ -188,7 +191,7 @@ export class ReturnResolver {
     // from the clock (an age), so it moves between the pages of one walk and must not invalidate its cursors.
     const condition = input.condition && { statuses: input.condition.statuses, awaiting: input.condition.awaitingShipment?.is };
     const filters = { list: 'returns-window', storeId, field: input.field, from: input.from, until: input.until, condition: condition ? JSON.stringify(condition) : undefined };
-    const page = await this.deps.reads.window(storeId, input, pageRequest(first, after, filters, { before, size: WINDOW_PAGE_SIZE }));
+    const page = await this.deps.reads.window(storeId, input, pageRequest(first, after, filters, false, { before, size: WINDOW_PAGE_SIZE }));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return { page };
   }
@@ -346,8 +349,9 @@ export class OrderResolver {
     @Root() order: OrderView,
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ReturnView>> {
-    return toConnection(await this.deps.reads.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id })));
+    return toConnection(await this.deps.reads.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }, selects(info, 'totalCount'))));
   }
 }
 
@@ -389,10 +393,11 @@ export class CustomerReturnsResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ReturnView>> {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, customer.storeId, 'returns_read');
     const filters = { list: 'customer-returns', customer: filterDigest({ id: customer.id }) };
-    return toConnection(await this.deps.reads.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters)));
+    return toConnection(await this.deps.reads.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters, selects(info, 'totalCount'))));
   }
 }

@@ -1,0 +1,63 @@
+import type { PgBoss } from './queue.js';
+
+/**
+ * Poison jobs are visible, not silent: every work queue has a dead-letter
+ * queue (`<queue>-dead`) where a job lands, with its last error, once its
+ * retries are exhausted (or its data can never be processed). The admin token
+ * lists and counts them in GraphQL (`deadLetters`, `deadLetterCounts`) and
+ * moves them back to work once the cause is fixed (`retryDeadLetters`);
+ * `/metrics` counts them. They are kept a year.
+ */
+export const DEAD_LETTER_SUFFIX = '-dead';
+export const DEAD_LETTER_RETENTION_SECONDS = 365 * 24 * 3600;
+
+export function deadLetterQueue(queue: string): string {
+  return `${queue}${DEAD_LETTER_SUFFIX}`;
+}
+
+/** Creates a queue's dead-letter queue (idempotent) and returns the option that routes exhausted jobs to it. */
+export async function withDeadLetters(boss: PgBoss, queue: string): Promise<{ deadLetter: string }> {
+  const dead = deadLetterQueue(queue);
+  if (!(await boss.getQueue(dead))) await boss.createQueue(dead, { retentionSeconds: DEAD_LETTER_RETENTION_SECONDS });
+  return { deadLetter: dead };
+}
+
+export interface DeadLetter {
+  id: string;
+  /** The queue the job failed in. */
+  queue: string;
+  data: unknown;
+  /** What the last attempt failed with. */
+  error: unknown;
+  deadLetteredAt: Date;
+}
+
+/** The work queues that have dead letters (every queue with a `-dead` sibling). */
+export async function deadLetterQueues(boss: PgBoss): Promise<string[]> {
+  const queues = await boss.getQueues();
+  const names = new Set(queues.map((q) => q.name));
+  return [...names].filter((name) => !name.endsWith(DEAD_LETTER_SUFFIX) && names.has(deadLetterQueue(name))).sort();
+}
+
+/** Dead letters of one work queue (or of all), oldest first. */
+export async function listDeadLetters(boss: PgBoss, queue: string | undefined, first: number): Promise<DeadLetter[]> {
+  const queues = queue ? [queue] : await deadLetterQueues(boss);
+  const letters: DeadLetter[] = [];
+  for (const name of queues) {
+    const jobs = await boss.findJobs(deadLetterQueue(name), { queued: true });
+    for (const job of jobs) letters.push({ id: job.id, queue: name, data: job.data, error: job.sourceOutput ?? job.output ?? null, deadLetteredAt: job.createdOn });
+  }
+  return letters.sort((a, b) => a.deadLetteredAt.getTime() - b.deadLetteredAt.getTime()).slice(0, first);
+}
+
+/** How many dead letters each work queue holds (zeros included); exact, not pg-boss's periodic statistics. */
+export async function countDeadLetters(boss: PgBoss): Promise<{ queue: string; count: number }[]> {
+  const counts: { queue: string; count: number }[] = [];
+  for (const queue of await deadLetterQueues(boss)) counts.push({ queue, count: (await boss.findJobs(deadLetterQueue(queue), { queued: true })).length });
+  return counts;
+}
+
+/** Moves dead letters (all of the queue's, or the given ids) back to work; how many moved. */
+export async function retryDeadLetters(boss: PgBoss, queue: string, ids?: string[]): Promise<number> {
+  return boss.redrive(deadLetterQueue(queue), { destination: queue, ...(ids ? { ids } : {}) });
+}

@@ -1,0 +1,132 @@
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { QUEUE_SCHEMA } from '../../platform/queue.js';
+import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.js';
+import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
+import { validateBulkEnvelope, validateEvent, type ValidEvent } from './custom-event.validation.js';
+
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export interface BulkAcceptance {
+  accepted: number;
+  rejected: number;
+  results: { index: number; status: 'queued' | 'rejected'; error?: unknown }[];
+  rateLimit: RateLimitStatus;
+}
+
+/** What the backlog guard needs to know: whether accepting more would outrun processing. */
+export interface BacklogGuard {
+  /** Seconds to retry after when the backlog is too deep, undefined when it is not. */
+  retryAfter(): number | undefined;
+}
+
+const status = (decision: RateLimitDecision): RateLimitStatus => ({ limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds });
+
+/**
+ * Accepting custom events: validation, the backlog guard, the per-store rate
+ * limit and the durable, group-committed enqueue. The one path REST routes
+ * (which call it directly, skipping GraphQL on this hot route) and the
+ * `createCustomEvent(s)` mutations share, so both answer the same input the
+ * same way. The caller has checked the store and the scope.
+ */
+export class EventAcceptance {
+  constructor(
+    private readonly ingestion: EventIngestion,
+    private readonly backlog: BacklogGuard,
+  ) {}
+
+  async one(storeId: string, body: unknown): Promise<RateLimitStatus> {
+    const result = validateEvent(body);
+    if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
+    return status(await this.admit(storeId, [result.value]));
+  }
+
+  async bulk(storeId: string, body: unknown): Promise<BulkAcceptance> {
+    const envelope = validateBulkEnvelope(body);
+    if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
+    const checked = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
+    const valid = checked.flatMap((c) => (c.ok ? [c.value] : []));
+    const decision = await this.admit(storeId, valid);
+    return {
+      accepted: valid.length,
+      rejected: checked.length - valid.length,
+      results: checked.map((c, index) => (c.ok ? { index, status: 'queued' } : { index, status: 'rejected', error: { detail: 'The event is invalid.', errors: c.errors } })),
+      rateLimit: status(decision),
+    };
+  }
+
+  private async admit(storeId: string, events: ValidEvent[]): Promise<RateLimitDecision> {
+    const retryAfter = this.backlog.retryAfter();
+    if (retryAfter !== undefined) {
+      throw new AppError('unavailable', 'service-unavailable', 'Events are arriving faster than they can be processed; retry later.', { headers: { 'Retry-After': String(retryAfter) } });
+    }
+    const admission = await this.ingestion.submit(storeId, events);
+    if (!admission.queued) throw rateLimited(EVENTS_RATE_POLICY, admission.decision, EVENTS_RATE_WINDOW_SECONDS);
+    return admission.decision;
+  }
+}
+
+/**
+ * The backlog guard of event creation: accepting stops (503 with
+ * `Retry-After`) while more than `limit` accepted events wait for processing,
+ * rather than taking in what cannot be processed in time. The depth is read
+ * at most once a second, lazily, with a count that stops at the limit.
+ */
+export class EventBacklog implements BacklogGuard {
+  private deep = false;
+  private checkedAt = 0;
+  private checking = false;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly limit: number,
+    private readonly logger: Logger,
+  ) {}
+
+  retryAfter(): number | undefined {
+    if (this.limit > 0 && Date.now() - this.checkedAt >= 1000 && !this.checking) void this.check();
+    return this.deep ? BACKLOG_RETRY_AFTER_SECONDS : undefined;
+  }
+
+  /** Reads the depth now (tests and the first request do not wait for the next second). */
+  async check(): Promise<void> {
+    this.checking = true;
+    try {
+      const [row] = await sql<{ n: number }>(
+        this.orm.em.fork(),
+        `select count(*)::int as n from (select 1 from ${QUEUE_SCHEMA}.job where name = $1 and state in ('created', 'retry') limit $2) waiting`,
+        [CUSTOM_EVENTS_QUEUE, this.limit + 1],
+      );
+      const deep = row!.n > this.limit;
+      if (deep !== this.deep) this.logger.warn({ waiting: row!.n, limit: this.limit }, deep ? 'event backlog over its limit: refusing new events' : 'event backlog back under its limit');
+      this.deep = deep;
+    } catch (err) {
+      this.logger.warn({ err }, 'event backlog check failed');
+    } finally {
+      this.checkedAt = Date.now();
+      this.checking = false;
+    }
+  }
+}
+
+export const BACKLOG_RETRY_AFTER_SECONDS = 5;
+
+const acceptances = new WeakMap<SubgraphDeps, { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog }>();
+
+/** The one acceptance path of a process (the REST routes and the mutations share its batches). */
+export function eventAcceptance(deps: SubgraphDeps): { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog } {
+  let found = acceptances.get(deps);
+  if (!found) {
+    const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
+    const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
+    found = { acceptance: new EventAcceptance(ingestion, backlog), ingestion, backlog };
+    acceptances.set(deps, found);
+  }
+  return found;
+}

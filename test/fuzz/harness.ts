@@ -1,0 +1,84 @@
+import pg from 'pg';
+
+/**
+ * What every fuzz suite shares: the run settings (a fixed seed and a modest
+ * number of runs in `npm test`; `npm run fuzz -- --runs N` for long runs),
+ * the per-target status counts it prints, and the check that a refused
+ * request changed nothing.
+ */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+/** Per test: a long run needs time; vitest's own limit stays for the rest. */
+export const FUZZ_TIMEOUT_MS = Math.max(60_000, FUZZ_RUNS * 400);
+
+export class StatusCounts {
+  private readonly counts = new Map<string, Map<string, number>>();
+
+  record(target: string, status: number | string): void {
+    const byStatus = this.counts.get(target) ?? new Map<string, number>();
+    byStatus.set(String(status), (byStatus.get(String(status)) ?? 0) + 1);
+    this.counts.set(target, byStatus);
+  }
+
+  /** One line per target: `GET /returns/:returnId  200=12 400=30 404=8`. */
+  report(title: string): string {
+    const width = Math.max(...[...this.counts.keys()].map((k) => k.length), 10);
+    const lines = [...this.counts.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([target, byStatus]) => `${target.padEnd(width)}  ${[...byStatus.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([s, n]) => `${s}=${n}`).join(' ')}`);
+    const totals = new Map<string, number>();
+    for (const byStatus of this.counts.values()) for (const [s, n] of byStatus) totals.set(s, (totals.get(s) ?? 0) + n);
+    return [`${title} (${FUZZ_RUNS} runs per target, seed ${FUZZ_SEED})`, ...lines, `${'total'.padEnd(width)}  ${[...totals.entries()].sort().map(([s, n]) => `${s}=${n}`).join(' ')}`].join('\n');
+  }
+}
+
+/**
+ * A fingerprint of everything a request can change synchronously: row counts
+ * and latest updates of the tables REST and GraphQL writes touch, and the
+ * accepted-event jobs. Equal before and after a refused request, or the
+ * request changed something it should not have.
+ */
+const FINGERPRINT = `select json_build_array(
+  (select count(*) from returns."order"), (select max(updated_at) from returns."order"), (select count(*) from returns.order_line_item),
+  (select count(*) from returns.return), (select max(updated_at) from returns.return), (select count(*) from returns.return_item),
+  (select count(*) from returns.return_comment), (select max(updated_at) from returns.store_settings), (select count(*) from returns.idempotency_key),
+  (select count(*) from inventory.location), (select count(*) from inventory.product), (select max(updated_at) from inventory.product),
+  (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
+  (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
+  (select count(*) from events.segment), (select count(*) from pgboss.job where name = 'custom-events')
+)::text as print`;
+
+/** Work queues whose jobs change state later (restock, processing): waited for after a success, so they do not look like a refused request's change. */
+const SETTLE = `select count(*)::int as n from pgboss.job
+  where state in ('created', 'retry', 'active') and name not like '%-dead' and name <> 'webhooks-outbox' and start_after < now() + interval '5 seconds'`;
+
+export class StateProbe {
+  private readonly pool: pg.Pool;
+  private dirty = false;
+
+  constructor(databaseUrl: string) {
+    this.pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  }
+
+  /** A request that may have changed state succeeded: its background work must finish before the next comparison. */
+  changed(): void {
+    this.dirty = true;
+  }
+
+  async fingerprint(): Promise<string> {
+    if (this.dirty) {
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await this.pool.query<{ n: number }>(SETTLE);
+        if (rows[0]!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      this.dirty = false;
+    }
+    const { rows } = await this.pool.query<{ print: string }>(FINGERPRINT);
+    return rows[0]!.print;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
