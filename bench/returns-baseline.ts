@@ -1,7 +1,8 @@
 import express from 'express';
+import { serveBaseline } from './support/baseline.js';
 import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
-import { encodeCursor, decodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { encodeCursor, decodeCursor } from '../platform/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { ITEM_COLUMNS, LINE_COLUMNS, ORDER_COLUMNS, RETURN_COLUMNS } from '../subgraphs/returns/returns.sql.js';
 import { orderView, restOrder, restReturn, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.view.js';
@@ -76,7 +77,4 @@ app.get('/v2.2/stores/:storeId/returns', async (req, res) => {
   res.json({ returns: page.map((p) => p.ret), orders: [...orders.values()] });
 });
 
-const { rows } = await pool.query(`select value from platform.setting where key = 'cursor_key'`);
-setCursorSigningKey(Buffer.from(rows[0].value, 'base64'));
-app.listen(Number(process.env.PORT), '127.0.0.1');
-process.on('SIGTERM', () => process.exit(0));
+await serveBaseline(app, pool);

@@ -1,14 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
-import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { createLogger } from '../platform/logger.js';
-import { closedLoop, formatRow, get, openLoop, type Figures, type HttpTarget } from './support/load.js';
-import { startProcess, stopProcess } from './support/processes.js';
+import { freePort } from '../platform/db/embedded-postgres.js';
+import { comparer, createBenchAccount, printComparisons, printPageCost, withBenchBed, type Comparison } from './support/compare.js';
+import { closedLoop, get, openLoop, type HttpTarget } from './support/load.js';
+import { startProcess } from './support/processes.js';
 
 /**
  * `npm run bench:returns`: GET /v2.2/returns/{id} and 100-item list pages
@@ -23,24 +19,12 @@ const DEEP_PAGE = Math.min(5000, Math.floor(RETURNS / 100));
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-returns-'));
-  const db = await startEmbeddedPostgres({ dataDir, logger: createLogger('warn'), durable: true });
-  const client = new pg.Client({ connectionString: db.url });
-  const children = [];
-  try {
+  await withBenchBed('returns', async ({ db, client, children }) => {
     const port = await freePort();
     const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', API_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production' };
     children.push(await startProcess('dist/server/main.js', ['all'], env, port));
     const base = `http://127.0.0.1:${port}`;
-    const account = (
-      await (
-        await fetch(`${base}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-          body: JSON.stringify({ query: 'mutation { createAccount(input: {name: "Bench"}) { storeId apiSecret } }' }),
-        })
-      ).json() as { data: { createAccount: { storeId: string; apiSecret: string } } }
-    ).data.createAccount;
+    const account = await createBenchAccount(base, ADMIN);
     const auth = { authorization: `Bearer ${account.apiSecret}`, 'content-type': 'application/json' };
     const order = {
       id: 'BENCH-1', name: '#1', currency: 'USD', customer: { email: 'bench@example.com', firstName: 'B', lastName: 'E' },
@@ -100,38 +84,17 @@ async function main() {
       if (a.status !== 200 || !isDeepStrictEqual(JSON.parse(a.body), JSON.parse(b.body))) throw new Error(`service and baseline disagree on ${path}`);
     }
 
-    const results: [string, Figures, Figures][] = [];
-    const only = process.env.BENCH_CASES?.split(',');
-    const both = async (name: string, run: (t: HttpTarget) => Promise<Figures>) => {
-      if (only && !only.some((c) => name.includes(c))) return;
-      // Each target is warmed up right before it is measured (no idle gap between the two).
-      const measure = async (t: HttpTarget) => {
-        await run(t);
-        return run(t);
-      };
-      results.push([name, await measure(service), await measure(baseline)]);
-    };
+    const results: Comparison[] = [];
+    const both = comparer(service, baseline, results);
     await both('GET /returns/{id}, 16 clients', (t) => closedLoop(byId(t), 16, SECONDS));
     await both('list page 1 (100 items), 8 clients', (t) => closedLoop(page1(t), 8, SECONDS));
     await both(`list page ${DEEP_PAGE} (100 items), 8 clients`, (t) => closedLoop(pageDeep(t), 8, SECONDS));
     await both('GET /returns/{id} at 500 req/s', (t) => openLoop(byId(t), 500, SECONDS));
 
     console.log(`\n${RETURNS.toLocaleString()} returns; ${SECONDS} s per run; service = facade -> gateway -> returns subgraph (one process)\n`);
-    for (const [name, s, b] of results) {
-      console.log(name);
-      console.log(`  ${formatRow('service', s)}`);
-      console.log(`  ${formatRow('baseline (Express + pg)', b)}`);
-      console.log(`  service/baseline throughput ${(s.rps / b.rps).toFixed(2)}x`);
-    }
-    const p1 = results.find(([name]) => name.startsWith('list page 1 '))?.[1];
-    const pd = results.find(([name]) => name.startsWith(`list page ${DEEP_PAGE} `))?.[1];
-    if (p1 && pd) console.log(`\npage ${DEEP_PAGE} vs page 1 (service): p50 ${(pd.p50 / p1.p50).toFixed(2)}x, throughput ${(p1.rps / pd.rps).toFixed(2)}x cost`);
-  } finally {
-    for (const child of children.reverse()) await stopProcess(child);
-    await client.end().catch(() => {});
-    await db.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    printComparisons(results);
+    printPageCost(`page ${DEEP_PAGE}`, results, 'list page 1 ', `list page ${DEEP_PAGE} `);
+  });
 }
 
 await main();

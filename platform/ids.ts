@@ -46,6 +46,7 @@ export const ID_PREFIX = {
   return: 'ret',
   returnItem: 'rti',
   comment: 'cmt',
+  timelineEntry: 'rtl',
   customer: 'cus',
   event: 'evt',
   segment: 'seg',

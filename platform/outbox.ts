@@ -88,6 +88,16 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
 }
 
 /**
+ * Inserts jobs into one of the caller's own queues inside the caller's
+ * transaction (a command that must run once the change is committed, such as
+ * a queued completion): the jobs commit or roll back with the change.
+ */
+export async function enqueueInTransaction<Data extends object>(boss: PgBoss, em: EntityManager, queue: string, jobs: Data[]): Promise<void> {
+  if (!em.isInTransaction()) throw new Error(`job for ${queue} enqueued outside a transaction`);
+  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data })), { db: transactionDb(em) });
+}
+
+/**
  * How long an outbox event waits in a consumer's queue before pg-boss would
  * delete it unworked (its default is 14 days). Committed events must never
  * silently disappear, so consumer queues keep them for ten years: in practice

@@ -56,6 +56,10 @@ export const PROBLEMS = {
     'A request with this idempotency key is in progress',
     'The first request with this `Idempotency-Key` is still running. Retry with the same key shortly: the answer will be its result.',
   ],
+  'items-not-in-return': [
+    'Not items of this return',
+    'Some of the order lines named have no item on the return (never had one, or it was already removed). Nothing was changed; `errors` points at each such line.',
+  ],
   'invalid-transition': ['Status transition not allowed', 'The return (or shipment) cannot move from its current status to the one asked for; see the transition table in the returns documentation.'],
   'location-not-found': ['Location not found', 'The store has no location with this id.'],
   'product-not-found': ['Product not found', 'The store has no product with this id or sku.'],

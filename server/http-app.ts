@@ -8,7 +8,9 @@ import type { GraphQLContext } from '../platform/graphql/context.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { isProblemSlug, problemExplanation, problemTitle } from '../platform/problems.js';
-import { MemoryRateLimiter } from '../platform/rate-limit.js';
+import type { Orm } from '../platform/db/orm.js';
+import { MemoryRateLimiter, SharedRateLimiter } from '../platform/rate-limit.js';
+import { compatRoutes } from '../rest-facade/compat/index.js';
 import { API_DOCUMENTS } from '../rest-facade/documents.js';
 import { GatewayClient } from '../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/request-locals.js';
@@ -34,6 +36,8 @@ export interface HttpAppOptions {
   subgraphServer?: boolean;
   /** Gateway roles: the gateway the REST facades run their operations on (no facade without one). */
   gateway?: ApolloGateway;
+  /** The platform schema's ORM: limits that hold across processes keep their counters there. */
+  platformOrm: Orm;
   /** Gateway roles: custom event acceptance (the event routes call it directly). */
   events?: EventAcceptance;
   ready(): Promise<{ database: boolean; queue: boolean }>;
@@ -95,6 +99,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       events: options.events,
     });
     app.use('/v2.2', v2.router);
+    const compat = compatRoutes(deps, {
+      accounts: options.accounts,
+      adminToken: options.adminToken,
+      limiter: new SharedRateLimiter(options.platformOrm, options.config.compatRateLimitPerMinute, 60, logger),
+    });
+    // Loop's path, and its dated version alias (decisions section 1).
+    app.use(['/api/v1', '/api/2026-07'], compat.router);
   }
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(routeNotFound(req)));

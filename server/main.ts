@@ -111,6 +111,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       gateway: serving?.gateway,
       events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
       subgraphServer: role === 'subgraph',
+      platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),
     });
     const { createServer } = await import('node:http');

@@ -96,6 +96,28 @@ describe('split mode', () => {
     expect(res.status).toBe(202);
   });
 
+  it('serves the compatibility API through the gateway: the key reaches the subgraph, the worker process completes a processed return', async () => {
+    const { storeId, apiSecret, compatKey } = (await gql('mutation { createAccount(input: {name: "Compat"}) { storeId apiSecret compatKey } }')).data!.createAccount as {
+      storeId: string;
+      apiSecret: string;
+      compatKey: string;
+    };
+    const post = (path: string, body: unknown) =>
+      fetch(`${gatewayUrl}/v2.2${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post(`/stores/${storeId}/custom/orders`, orderBody({ id: 'c-1' }))).status).toBe(200);
+    const returnId = (await (await post(`/stores/${storeId}/returns`, returnBody('c-1', [{ lineItemId: 'li-1', quantity: 1, reason: 'x' }]))).json()).return.id as string;
+    const loop = (method: string, path: string) => fetch(`${gatewayUrl}/api/v1/warehouse${path}`, { method, headers: { 'x-authorization': compatKey } });
+    const listed = (await (await loop('GET', '/return/list')).json()) as { id: number; service_id: string }[];
+    expect(listed.map((r) => r.service_id)).toEqual([returnId]);
+    expect(await (await loop('POST', `/return/${listed[0]!.id}/process`)).json()).toBe(true);
+    let state = '';
+    for (let i = 0; i < 100 && state !== 'closed'; i++) {
+      state = ((await (await loop('GET', `/return/details?return_id=${listed[0]!.id}`)).json()) as { state: string }).state;
+      if (state !== 'closed') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(state).toBe('closed');
+  });
+
   it("does not let one account's secret reach another's data through entity references", async () => {
     const a = (await gql('mutation { createAccount(input: {name: "A"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
     const b = (await gql('mutation { createAccount(input: {name: "B"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };

@@ -67,22 +67,28 @@ export interface KeysetQuery {
  * tells that another page exists. A deep page costs what the first does, as
  * long as an index leads with the list's equality filters and then
  * `(sortColumn desc, idColumn desc)`; a row inserted while a client pages
- * lands before its position and skips or repeats nothing.
+ * lands before its position and skips or repeats nothing. Paging backwards
+ * (`before`) reads the same index the other way: the rows just newer than the
+ * cursor, oldest first, handed back in the list's order.
  */
 export async function keysetPage<T extends { id: string }>(em: EntityManager, query: KeysetQuery): Promise<Page<T>> {
   const { page, sortColumn, idColumn } = query;
   const c = query.where.clone();
+  const backwards = page.before !== undefined;
   if (page.after) c.and(`(${sortColumn}, ${idColumn}) < (${c.p(page.after[0], 'timestamptz')}, ${c.p(page.after[1])})`);
+  if (page.before) c.and(`(${sortColumn}, ${idColumn}) > (${c.p(page.before[0], 'timestamptz')}, ${c.p(page.before[1])})`);
   const limit = c.p(page.first + 1);
+  const direction = backwards ? 'asc' : 'desc';
   const [rows, totalCount] = await Promise.all([
     sql<T & { sortAt: string }>(
       em,
       `select ${query.columns}, ${sortAtSql(sortColumn)} from ${query.from} where ${c.where}
-        order by ${sortColumn} desc, ${idColumn} desc limit ${limit}`,
+        order by ${sortColumn} ${direction}, ${idColumn} ${direction} limit ${limit}`,
       c.params,
     ),
     page.count ? countRows(em, query.from, query.where) : undefined,
   ]);
+  if (backwards) rows.reverse();
   return { ...toPage(rows, page, (row) => [row.sortAt, row.id]), totalCount };
 }
 

@@ -22,11 +22,21 @@ export interface FacadeDeps {
 export interface PageParams {
   first: number;
   after: string | undefined;
+  /** Paging backwards, for styles that link to previous pages. */
+  before?: string | undefined;
 }
 
 export interface PageResult {
   hasNextPage: boolean;
   endCursor: string | null;
+  /** Lists that link both ways: whether rows precede the page, and the cursor of its first row. */
+  hasPreviousPage?: boolean;
+  startCursor?: string | null;
+  /**
+   * The list's parameters as the route resolved them (defaults filled in):
+   * what links to other pages carry so they reproduce the same list.
+   */
+  parameters?: Record<string, string>;
 }
 
 export interface RouteContext<Query, Body> {
@@ -85,7 +95,7 @@ export interface RouteSpec<Q extends TObject, B extends TSchema> {
    * checks it unless the graph does (`checkedBy: 'graph'`, for bodies GraphQL
    * clients send too, so both get the same answer from one place).
    */
-  body?: { limit: number; schema: B; checkedBy?: 'facade' | 'graph' };
+  body?: { limit: number; schema: B; checkedBy?: 'facade' | 'graph'; /** A request without a body (no bytes) is allowed; the handler sees `undefined`. */ optional?: boolean };
   summary?: string;
   description?: string;
   /** Request headers the handler reads (the pipeline's own are the surface's to document). */
@@ -136,6 +146,11 @@ export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>
 
 const queryPointer = (name: string) => `query#${name}`;
 
+/** A request that carries no body bytes at all (no length, or a zero length, and no chunked encoding). */
+function hasNoBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
+}
+
 /** A value from the URL (path or query) that PostgreSQL could not store is refused where it is. */
 function checkText(value: string, pointer: string, errors: FieldError[]): void {
   const problem = textProblem(value);
@@ -150,12 +165,13 @@ function readParams(req: Request): Record<string, string> {
   return params;
 }
 
-function readQuery(req: Request, schema: TObject | undefined, extra: readonly string[]): Record<string, string> {
+function readQuery(req: Request, schema: TObject | undefined, extra: readonly string[], unknown: 'refuse' | 'ignore'): Record<string, string> {
   const allowed = [...Object.keys(schema?.properties ?? {}), ...extra];
   const query: Record<string, string> = Object.create(null) as Record<string, string>;
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
     if (!allowed.includes(name)) {
+      if (unknown === 'ignore') continue;
       throw invalid('unknown-parameter', `Unknown query parameter "${name}".`, [{ pointer: queryPointer(name), detail: `accepted: ${allowed.join(', ') || 'none'}` }]);
     }
     if (typeof value !== 'string') {
@@ -190,10 +206,10 @@ export function route<Q extends TObject, B extends TSchema>(surface: ApiSurface,
       if (params.storeId !== undefined && !(await storeVisible(context, deps.accounts, params.storeId))) throw storeNotFound(params.storeId);
       if (!hasScope(principal, spec.scope)) throw scopeForbidden(spec.scope);
       const pagination = spec.paginated ? surface.pagination : undefined;
-      const query = readQuery(req, spec.query, pagination?.params ?? []);
+      const query = readQuery(req, spec.query, pagination?.params ?? [], surface.unknownQueryParameters ?? 'refuse');
       const page = pagination ? pagination.read(req, query) : { first: 0, after: undefined };
       let body: unknown;
-      if (spec.body) {
+      if (spec.body && !(spec.body.optional && hasNoBody(req))) {
         body = await readJsonBody(req, res, spec.body.limit);
         if (spec.body.checkedBy !== 'graph') {
           const errors = violationsOf(spec.body.schema, body);

@@ -18,6 +18,13 @@ export interface ApiSurface {
   /** Answers an error in the API's own format (problem details, Loop's envelopes). */
   sendError(req: Request, res: Response, error: AppError): void;
   readonly pagination: PaginationStyle;
+  /**
+   * What a query parameter no route declares gets: `refuse` (400
+   * `unknown-parameter`, so a misspelt filter never returns unfiltered data)
+   * or `ignore` (APIs whose existing clients send parameters of their own).
+   * Default `refuse`.
+   */
+  readonly unknownQueryParameters?: 'refuse' | 'ignore';
 }
 
 /** How an API reads the page a client asks for and shows the next one. */

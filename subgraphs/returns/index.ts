@@ -5,9 +5,11 @@ import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.j
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
 import { Migration20261124000100_idempotency_claims } from './migrations/Migration20261124000100_idempotency_claims.js';
+import { Migration20261201000100_return_numbers_and_windows } from './migrations/Migration20261201000100_return_numbers_and_windows.js';
+import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
-import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnPageResolver, ReturnResolver, StoreSettingsResolver } from './return.resolver.js';
+import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnPageResolver, ReturnResolver, ReturnWindowPageResolver, StoreSettingsResolver } from './return.resolver.js';
 import { ReturnChanges } from './return.changes.js';
 import { ReturnCreation } from './return.creation.js';
 import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
@@ -15,7 +17,7 @@ import { ReturnReads } from './return.reads.js';
 import { CustomerReference } from './return.type.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver, DeadLetterResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnWindowPageResolver, ReturnItemResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver, DeadLetterResolver] as const;
 const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -28,23 +30,19 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261122000100_returns', class: Migration20261122000100_returns },
       { name: 'Migration20261122001000_returns_domain', class: Migration20261122001000_returns_domain },
       { name: 'Migration20261124000100_idempotency_claims', class: Migration20261124000100_idempotency_claims },
+      { name: 'Migration20261201000100_return_numbers_and_windows', class: Migration20261201000100_return_numbers_and_windows },
     ],
   },
   async build(deps?: SubgraphDeps) {
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
-    const orders = new OrderService(deps.orm);
-    const settings = new StoreSettingsService(deps.orm);
-    const reads = new ReturnReads(deps.orm);
-    const events = new ReturnEvents(deps.boss, reads, settings);
-    const creation = new ReturnCreation(deps.orm, reads, events, settings);
-    const changes = new ReturnChanges(deps.orm, events);
-    const resolverDeps = { reads, creation, changes, orders, settings, accounts: deps.accounts };
+    const resolverDeps = services(deps);
     return buildFederatedSchema({
       resolvers: [...resolvers],
       orphanedTypes,
       instances: [
         new ReturnResolver(resolverDeps),
         new ReturnPageResolver(resolverDeps),
+        new ReturnWindowPageResolver(),
         new ReturnItemResolver(),
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
@@ -55,4 +53,17 @@ export const returnsSubgraph: SubgraphDefinition = {
       references: returnReferences(resolverDeps),
     });
   },
+  createQueues: createCompletionQueue,
+  startWorkers: (deps) => startCompletionWorker(deps, services(deps).changes),
 };
+
+/** The subgraph's services, built on the platform's deps (schema and workers each build their own). */
+function services(deps: SubgraphDeps) {
+  const orders = new OrderService(deps.orm);
+  const settings = new StoreSettingsService(deps.orm);
+  const reads = new ReturnReads(deps.orm);
+  const events = new ReturnEvents(deps.boss, reads, settings);
+  const creation = new ReturnCreation(deps.orm, reads, events, settings);
+  const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
+  return { reads, creation, changes, orders, settings, accounts: deps.accounts };
+}

@@ -10,7 +10,7 @@ import { UpsertOrderSchema, type OrderBody } from './returns.schemas.js';
 import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
 
 /** A validated line item: the stored row's fields but those the database assigns. */
-type OrderLineInput = Omit<OrderLineRow, 'id' | 'orderId' | 'position'>;
+type OrderLineInput = Omit<OrderLineRow, 'id' | 'orderId' | 'compatId' | 'position'>;
 
 /** The upsert as stored: defaults filled in. */
 interface OrderInput {

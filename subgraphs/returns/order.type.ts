@@ -46,6 +46,7 @@ export class VariantSummaryType {
 @ObjectType('OrderItem')
 export class OrderItemType {
   @Field(() => ID, { description: 'Service id of the order line (orderItem.id in returns)' }) id!: string;
+  @Field(() => ID, { description: 'The order line\'s numeric id: allocated once, never reused' }) numericId!: string;
   @Field(() => String, { description: "The commerce platform's line item id" }) externalId!: string;
   @Field(() => String, { nullable: true }) fulfillmentLocationId!: string | null;
   @Field(() => MoneyType, { description: 'Unit price' }) price!: MoneyType;
@@ -60,6 +61,7 @@ export class OrderItemType {
 @ObjectType('Order')
 export class OrderType {
   @Field(() => ID) id!: string;
+  @Field(() => ID, { name: 'numericId', description: "The order's numeric id: allocated once, never reused" }) compatId!: string;
   @Field(() => ID) storeId!: string;
   @Field(() => String) provider!: string;
   @Field(() => String) name!: string;

@@ -2,7 +2,7 @@ import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { mapPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
-import type { ReturnFilter } from './returns.schemas.js';
+import type { ReturnCondition, ReturnFilter, ReturnLookup, ReturnWindow } from './returns.schemas.js';
 import { RETURN_COLUMNS, RETURN_ORDER, RETURN_PARTS } from './returns.sql.js';
 import { orderView, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow, type ReturnView } from './return.view.js';
 
@@ -26,6 +26,20 @@ function assemble({ items, comments, orderJson, ...row }: ReturnRowWithParts): R
 
 const FROM = 'return r join "order" o on o.id = r.order_id';
 
+/** The largest window page: lists of a period (reports) may ask for this many returns at once. */
+export const WINDOW_PAGE_SIZE = { min: 1, max: 10_000, default: 100 } as const;
+
+/** Adds a return condition (returns.schemas.ts#ReturnConditionSchema) on the return aliased `r`. */
+export function conditionSql(c: Conditions, condition: ReturnCondition | null | undefined): Conditions {
+  if (!condition) return c;
+  c.when(condition.statuses, (v) => `r.status = any(${v})`, 'text[]');
+  const awaiting = condition.awaitingShipment;
+  if (awaiting) {
+    c.and(`((r.status = 'open' and not r.shipment_recorded and r.created_at < ${c.p(awaiting.createdBefore, 'timestamptz')}) = ${c.p(awaiting.is, 'boolean')})`);
+  }
+  return c;
+}
+
 /** Reads of returns: whole returns by id (one query whatever their number) and keyset-paged lists. */
 export class ReturnReads {
   constructor(private readonly orm: Orm) {}
@@ -38,7 +52,11 @@ export class ReturnReads {
   }
 
   async comments(returnId: string): Promise<CommentRow[]> {
-    return sql<CommentRow>(this.orm.em.fork(), `select id, return_id as "returnId", message, created_at as "createdAt" from return_comment where return_id = $1 order by created_at, id`, [returnId]);
+    return sql<CommentRow>(this.orm.em.fork(), `select id, compat_id::text as "compatId", return_id as "returnId", message, created_at as "createdAt" from return_comment where return_id = $1 order by created_at, id`, [returnId]);
+  }
+
+  async timeline(returnId: string): Promise<{ id: string; kind: string; detail: unknown; createdAt: Date }[]> {
+    return sql(this.orm.em.fork(), `select id, kind, detail, created_at as "createdAt" from return_timeline where return_id = $1 order by created_at, id`, [returnId]);
   }
 
   /** A store's returns, most recently updated first (decisions section 8); time bounds are instants (dates are UTC midnights). */
@@ -54,6 +72,40 @@ export class ReturnReads {
       .when(instant(filters.createdAtMax), (v) => `r.created_at < ${v}`, 'timestamptz')
       .when(filters.providerOrderName, (v) => `r.order_name = ${v}`);
     return this.page(c, page);
+  }
+
+  /**
+   * One return found inside a store by id, numeric id, order name or order
+   * numeric id; an order (by name or number) finds its newest return.
+   */
+  async lookup(storeId: string, by: ReturnLookup, em: EntityManager = this.orm.em.fork()): Promise<ReturnView | null> {
+    const c = new Conditions();
+    c.and(`r.store_id = ${c.p(storeId)}`)
+      .when(by.id, (v) => `r.id = ${v}`)
+      .when(by.numericId, (v) => `r.compat_id = ${v}`, 'bigint')
+      .when(by.orderName, (v) => `r.order_name = ${v}`)
+      .when(by.orderNumericId, (v) => `o.compat_id = ${v}`, 'bigint');
+    const [row] = await sql<ReturnRowWithParts>(
+      em,
+      `select ${RETURN_COLUMNS}, ${RETURN_PARTS}, ${RETURN_ORDER} from ${FROM} where ${c.where} order by r.created_at desc, r.id desc limit 1`,
+      c.params,
+    );
+    return row ? assemble(row) : null;
+  }
+
+  /**
+   * A store's returns created (or last updated) within [from, until), newest
+   * first on that time, that meet the condition; paged both ways.
+   */
+  async window(storeId: string, window: ReturnWindow, page: PageRequest): Promise<Page<ReturnView>> {
+    const column = window.field === 'created_at' ? 'r.created_at' : 'r.updated_at';
+    const c = new Conditions();
+    c.and(`r.store_id = ${c.p(storeId)}`)
+      .and(`${column} >= ${c.p(window.from, 'timestamptz')}`)
+      .and(`${column} < ${c.p(window.until, 'timestamptz')}`);
+    conditionSql(c, window.condition);
+    const rows = await keysetPage<ReturnRowWithParts>(this.orm.em.fork(), { columns: `${RETURN_COLUMNS}, ${RETURN_PARTS}`, from: FROM, where: c, sortColumn: column, idColumn: 'r.id', page });
+    return mapPage(rows, assemble);
   }
 
   async listForOrder(orderId: string, page: PageRequest): Promise<Page<ReturnView>> {

@@ -1,14 +1,18 @@
+import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionType } from '../../platform/graphql/connection.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
 import { AddressType, OrderType, PersonNameType, ProductSummaryType, VariantSummaryType } from './order.type.js';
 import { RETURN_STATUSES, SHIPMENT_STATUSES } from './return.status.js';
+import { RETURN_TIME_FIELDS } from './returns.schemas.js';
 
 /** GraphQL enums carry the REST spellings exactly. */
 export const ReturnStatusEnum = Object.fromEntries(RETURN_STATUSES.map((s) => [s, s])) as Record<string, string>;
 registerEnumType(ReturnStatusEnum, { name: 'ReturnStatus', description: 'Return status (see docs/returns.md for the transitions)' });
 export const ShipmentStatusEnum = Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, s])) as Record<string, string>;
 registerEnumType(ShipmentStatusEnum, { name: 'ShipmentStatus' });
+export const ReturnTimeFieldEnum = Object.fromEntries(RETURN_TIME_FIELDS.map((s) => [s, s])) as Record<string, string>;
+registerEnumType(ReturnTimeFieldEnum, { name: 'ReturnTimeField', description: 'The time a window of returns is taken on' });
 
 @ObjectType('ReturnDestination')
 export class ReturnDestinationType {
@@ -28,6 +32,7 @@ export class ReturnSourceType {
 export class ReturnOrderItemRefType {
   @Field(() => ID, { description: 'Service id of the order line' }) id!: string;
   @Field(() => String, { description: "The commerce platform's line item id (REST: line_item_id)" }) lineItemId!: string;
+  @Field(() => ID, { description: "The order line's numeric id" }) numericId!: string;
 }
 
 @ObjectType('MoneyAmount')
@@ -195,6 +200,9 @@ export class ReturnTotalsType {
 @ObjectType('Return')
 export class ReturnType {
   @Field(() => ID) id!: string;
+  @Field(() => ID, { name: 'numericId', description: "The return's numeric id: allocated once, never reused" }) compatId!: string;
+  @Field(() => Boolean, { description: 'Whether any carrier event was ever recorded for the return' }) shipmentRecorded!: boolean;
+  @Field(() => Date, { nullable: true, description: 'When it was last completed, rejected or reset' }) closedAt!: Date | null;
   @Field(() => ID) storeId!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
@@ -227,6 +235,7 @@ export const ReturnConnection = ConnectionType(ReturnType, 'Return');
 @ObjectType('ReturnComment')
 export class ReturnCommentType {
   @Field(() => ID) id!: string;
+  @Field(() => ID, { name: 'numericId', description: "The comment's numeric id" }) compatId!: string;
   @Field(() => String) message!: string;
   @Field(() => Date) createdAt!: Date;
 }
@@ -293,4 +302,32 @@ export class InventoryItemReference {
   @Field(() => ID) storeId!: string;
   @Field(() => String) sku!: string;
   @Field(() => String) kind!: string;
+}
+
+@ObjectType('ReturnChange', { description: 'A change made only if its condition held' })
+export class ReturnChangeType {
+  @Field(() => Boolean, { description: 'Whether the condition held and the change was made (or queued)' }) applied!: boolean;
+  @Field(() => ReturnType, { description: 'The return as it is after the request' }) return!: ReturnType;
+}
+
+@ObjectType('ReturnWindowPageInfo')
+export class ReturnWindowPageInfoType {
+  @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => Boolean) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: 'Pass as `before` for the page before this one' }) startCursor!: string | null;
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the page after this one' }) endCursor!: string | null;
+}
+
+@ObjectType('ReturnWindowPage', { description: 'A page of the returns of a time window, newest first' })
+export class ReturnWindowPageType {
+  @Field(() => [ReturnType]) nodes!: ReturnType[];
+  @Field(() => ReturnWindowPageInfoType) pageInfo!: ReturnWindowPageInfoType;
+}
+
+@ObjectType('ReturnTimelineEntry', { description: 'Something done to a return (a queued completion and the request that queued it, removed items, ...)' })
+export class ReturnTimelineEntryType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'completion_queued, completed, items_removed' }) kind!: string;
+  @Field(() => GraphQLJSON, { nullable: true }) detail!: unknown;
+  @Field(() => Date) createdAt!: Date;
 }

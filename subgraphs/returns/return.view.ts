@@ -35,6 +35,7 @@ export interface OrderRow {
 export interface OrderLineRow {
   id: string;
   orderId: string;
+  compatId: string;
   externalId: string;
   position: number;
   productId: string | null;
@@ -56,6 +57,7 @@ export interface ReturnRow {
   orderId: string;
   orderName: string;
   externalOrderId: string;
+  orderCompatId: string;
   status: string;
   type: string;
   provider: string;
@@ -90,10 +92,17 @@ export interface ReturnItemRow {
   sku: string | null;
   title: string | null;
   variantTitle: string | null;
+  /** The order line's own facts. */
+  lineCompatId: string;
+  lineQuantity: number;
+  linePrice: string;
+  lineTax: string;
+  lineDiscount: string;
 }
 
 export interface CommentRow {
   id: string;
+  compatId: string;
   returnId: string;
   message: string;
   createdAt: Date;
@@ -127,7 +136,11 @@ export interface Shipment {
 
 export interface ReturnItemView {
   id: string;
-  orderItem: { id: string; lineItemId: string };
+  orderItem: { id: string; lineItemId: string; numericId: string };
+  /** The order line this item returns units of: its quantity and its whole-line amounts. */
+  line: { quantity: number; price: string; tax: string; discount: string };
+  /** Exact decimals (as stored) of the refund and product value of the item's units. */
+  exact: { refund: string; productValue: string };
   quantity: number;
   reason: string;
   customerComment: string | null;
@@ -169,6 +182,9 @@ export interface ReturnView {
   destination: ReturnDestination;
   source: ReturnSource;
   orderSummary: { id: string; name: string };
+  /** The order's numeric id and its id on its commerce platform. */
+  orderNumericId: string;
+  externalOrderId: string;
   items: ReturnItemView[];
   giftCards: never[];
   compensationMethods: string[];
@@ -191,6 +207,7 @@ export interface ReturnView {
 
 export interface OrderItemView {
   id: string;
+  numericId: string;
   externalId: string;
   fulfillmentLocationId: string | null;
   price: Money;
@@ -225,7 +242,9 @@ export interface OrderView {
 export function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
   return {
     id: row.id,
-    orderItem: { id: row.orderLineItemId, lineItemId: row.lineExternalId },
+    orderItem: { id: row.orderLineItemId, lineItemId: row.lineExternalId, numericId: row.lineCompatId },
+    line: { quantity: row.lineQuantity, price: row.linePrice, tax: row.lineTax, discount: row.lineDiscount },
+    exact: { refund: row.refundAmount, productValue: row.productValue },
     quantity: row.quantity,
     reason: row.reason,
     customerComment: row.customerComment,
@@ -272,6 +291,8 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     destination: row.destination,
     source: row.source,
     orderSummary: { id: row.orderId, name: row.orderName },
+    orderNumericId: row.orderCompatId,
+    externalOrderId: row.externalOrderId,
     items: items.map((i) => itemView(i, row.currency, row.storeId)),
     giftCards: [],
     compensationMethods: row.compensationMethods,
@@ -316,6 +337,7 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
     total: m(lineItemsTotal.minus(discounts).plus(taxes).plus(row.shippingCost)),
     items: lines.map((l) => ({
       id: l.id,
+      numericId: l.compatId,
       externalId: l.externalId,
       fulfillmentLocationId: row.fulfillmentLocationId,
       price: m(l.price),

@@ -129,3 +129,44 @@ export const StoreSettingsSchema = Strict({
   returnPhoneNumber: Nullable(Phone()),
 });
 export type StoreSettingsBody = Static<typeof StoreSettingsSchema>;
+
+/** A numeric id (orders, returns, order lines and comments each have one, allocated once). */
+export const NumericId = (a: { description?: string } = {}) => Type.String({ pattern: '^[1-9][0-9]{0,17}$', detail: 'must be a positive whole number', ...a });
+
+/** How a return is found inside a store: exactly one of these. */
+export const ReturnLookupSchema = Strict(
+  {
+    id: optionalText(255),
+    numericId: Nullable(NumericId()),
+    orderName: optionalText(255),
+    orderNumericId: Nullable(NumericId({ description: "The order's numeric id: its newest return." })),
+  },
+  { description: 'One of id, numericId, orderName, orderNumericId (an order finds its newest return).' },
+);
+export type ReturnLookup = Static<typeof ReturnLookupSchema>;
+
+/**
+ * A condition on a return's state, for lists and for changes made only if it
+ * holds. `awaitingShipment`: the return is open, no carrier event was ever
+ * recorded for it and it was created before `createdBefore` (`is: true`), or
+ * it is not (`is: false`).
+ */
+export const ReturnConditionSchema = Strict({
+  statuses: Nullable(Type.Array(OneOf(RETURN_STATUSES), { minItems: 1, maxItems: RETURN_STATUSES.length })),
+  awaitingShipment: Nullable(Strict({ createdBefore: DateTime(), is: Type.Boolean() })),
+});
+export type ReturnCondition = Static<typeof ReturnConditionSchema>;
+
+export const RETURN_TIME_FIELDS = ['created_at', 'updated_at'] as const;
+
+/** A store's returns whose creation (or last update) time falls in [from, until). */
+export const ReturnWindowSchema = Strict({
+  field: OneOf(RETURN_TIME_FIELDS),
+  from: DateTime({ description: 'Inclusive.' }),
+  until: DateTime({ description: 'Exclusive.' }),
+  condition: Nullable(ReturnConditionSchema),
+});
+export type ReturnWindow = Static<typeof ReturnWindowSchema>;
+
+/** Order lines (by numeric id) whose items leave a return; a value that is no number names no line. */
+export const RemovedLinesSchema = Type.Array(Text({ max: 40 }), { minItems: 1, maxItems: 500 });

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import type { ReturnRecord } from '../../subgraphs/returns/public.js';
+import type { RouteTable } from '../pipeline/routing.js';
+import { asnRows } from './format.js';
+import { resolveWindow, UNPAGED_LIMIT } from './params.js';
+import { RETURNS_WINDOW, storeOf } from './returns.routes.js';
+
+const AsnQuery = Type.Object({ from: Type.Optional(Type.String()), to: Type.Optional(Type.String()) });
+
+export function registerCompatReportingRoutes(routes: RouteTable): void {
+  routes.add('GET', '/warehouse/reporting/asn', {
+    summary: 'Advanced shipping notice: one row per returned item of the returns created in the window (default: the last 7 days)',
+    scope: 'returns_read',
+    query: AsnQuery,
+    handle: async ({ principal, query, graphql }) => {
+      const now = new Date();
+      const window = resolveWindow({ ...query, filter: 'created_at' }, now, 7);
+      const data = await graphql<{ returnsWindow: { recordsJson: string } }>(RETURNS_WINDOW, {
+        storeId: storeOf(principal),
+        window: { field: window.field, from: window.from, until: window.until },
+        first: UNPAGED_LIMIT,
+      });
+      const records = JSON.parse(data.returnsWindow.recordsJson) as ReturnRecord[];
+      return { status: 200, body: records.flatMap((r) => asnRows(r, now)) };
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import type { Job } from 'pg-boss';
+import { withDeadLetters } from '../../platform/dead-letters.js';
+import { OUTBOX_RETENTION_SECONDS } from '../../platform/outbox.js';
+import type { PgBoss } from '../../platform/queue.js';
+import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return.changes.js';
+
+export async function createCompletionQueue(boss: PgBoss): Promise<void> {
+  // A completion that fails (the database restarting) is retried; running it twice completes once. A client was
+  // told the completion is queued, so an unworked job is kept as long as outbox events are (not pg-boss's 14 days).
+  // One that keeps failing is dead-lettered, visible to the admin (platform/dead-letters.ts).
+  const options = { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, RETURN_COMPLETION_QUEUE)) };
+  if (!(await boss.getQueue(RETURN_COMPLETION_QUEUE))) await boss.createQueue(RETURN_COMPLETION_QUEUE, options);
+  else await boss.updateQueue(RETURN_COMPLETION_QUEUE, options);
+}
+
+/**
+ * Queued completions run as soon as they commit: the queue wakes its worker on
+ * insert (LISTEN/NOTIFY) and polls every half second besides, so a completion
+ * is normally applied well under a second after it was queued.
+ */
+export async function startCompletionWorker(deps: SubgraphDeps, changes: ReturnChanges): Promise<void> {
+  await deps.boss.work<CompletionJob>(RETURN_COMPLETION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<CompletionJob>[]) => {
+    for (const job of jobs) {
+      const completed = await changes.completeQueued(job.data);
+      deps.logger.info({ returnId: job.data.returnId, completed }, completed ? 'queued completion applied' : 'queued completion no longer applies');
+    }
+  });
+}
