@@ -138,7 +138,7 @@ describe('checkCallbackUrl', () => {
       ['https://127.1.2.3/', /loopback/],
       ['https://2130706433/', /loopback/], // 127.0.0.1 written as one number
       ['https://0x7f.1/', /loopback/],
-      ['https://localhost/', /loopback \(localhost resolves to/], // by its resolved address
+      ['https://localhost/', /loopback address \(localhost resolves to/], // by its resolved address
       ['https://api.localhost/', /loopback/],
       ['https://[::1]/', /loopback/],
       ['https://[::ffff:127.0.0.1]/', /loopback/],
