@@ -110,6 +110,7 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       graphql,
       gateway: serving?.gateway,
       events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
+      webhooks: runtime.webhooks,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),
