@@ -233,6 +233,34 @@ describe('webhook delivery', () => {
     expect(s.receiver.received).toHaveLength(6);
   });
 
+  it('backfill: true sends one backfill event per existing subject, then the live changes after it', async () => {
+    const account = await app.createAccount('Backfill');
+    const first = await newReturn(account);
+    const second = await newReturn(account);
+    await commentOn(app, account, first, 'before the subscription');
+    const locationId = await createLocation(app, account.storeId, 'Main');
+    await upsertProduct(app, account.storeId, { sku: 'SKU-B', title: 'Bowl' });
+    await adjust(app, account.storeId, { sku: 'SKU-B', locationId, delta: 2 });
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const created = await createWebhook(app, account, { callback: { url: receiver.url, auth: null }, topic: 'return', backfill: true });
+    expect(created.status).toBe(201);
+    const items = await startReceiver();
+    receivers.push(items);
+    expect((await createWebhook(app, account, { callback: { url: items.url, auth: null }, topic: 'inventory_item', backfill: true })).status).toBe(201);
+    const got = await eventually(async () => (receiver.received.length >= 2 ? receiver.received : undefined), 'the backfill');
+    const bodies = got.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => b.type)).toEqual(['backfill', 'backfill']);
+    expect(bodies.map((b) => b.return.id).sort()).toEqual([first, second].sort());
+    expect(bodies.find((b) => b.return.id === first).return.notes).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({ merchantName: 'Backfill store', order: expect.any(Object) });
+    await commentOn(app, account, first, 'after');
+    const more = await eventually(async () => (receiver.received.length >= 3 ? receiver.received : undefined), 'the live change');
+    expect(JSON.parse(more[2]!.body)).toMatchObject({ type: 'updated', return: { id: first } });
+    const [item] = await eventually(async () => (items.received.length >= 1 ? items.received : undefined), 'the item backfill');
+    expect(JSON.parse(item!.body)).toMatchObject({ type: 'backfill', inventory_item: { sku: 'SKU-B', quantity: 2 } });
+  });
+
   it("never delivers another account's events or another topic's", async () => {
     const s = await subscribe('return');
     const stranger = await app.createAccount('Stranger');

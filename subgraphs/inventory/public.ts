@@ -5,3 +5,4 @@
 export { INVENTORY_EVENTS, InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
 export { InboundShipmentListQuerySchema, InventoryItemListQuerySchema } from './inventory.schemas.js';
 export { InboundShipmentDocumentSchema, InboundShipmentListSchema, InventoryItemDocumentSchema, InventoryItemListSchema } from './inventory.json.js';
+export { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from './inventory.backfill.js';

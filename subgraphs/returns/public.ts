@@ -8,3 +8,4 @@ export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } fro
 export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
 export { RestCommentSchema, RestOrderSchema, RestReturnListSchema, RestReturnSchema, type RestOrder, type RestReturn } from './return.view.js';
 export type { ReturnRecord, ReturnRecordItem } from './return.record.js';
+export { returnDocumentsPage } from './return.backfill.js';
