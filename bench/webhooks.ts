@@ -184,7 +184,7 @@ async function main() {
       await baseline.start();
       const queue = 'bench-baseline';
       await baseline.createQueue(queue);
-      const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+      const agent = new Agent({ keepAlive: true, maxSockets: 256 });
       const post = (target: string, body: string) =>
         new Promise<void>((resolve) => {
           const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
@@ -194,7 +194,7 @@ async function main() {
           req.on('error', () => resolve());
           req.end(body);
         });
-      await baseline.work<{ url: string; body: string }>(queue, { batchSize: 64, localConcurrency: 2, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      await baseline.work<{ url: string; body: string }>(queue, { batchSize: 500, localConcurrency: 4, pollingIntervalSeconds: 0.5 }, async (jobs) => {
         await Promise.all(jobs.map((j) => post(j.data.url, j.data.body)));
       });
       const baselineFigures = await drive(eventsPerSecond, subscriptions, baseReceivers, async (batch) => {
