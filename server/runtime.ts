@@ -7,6 +7,7 @@ import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
+import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   role: Role;
   /** For `subgraph`: which one this process serves. */
   subgraph?: SubgraphName;
+  /** The database stayed unreachable for `DATABASE_LOST_EXIT_MS`: the process should exit for its supervisor. */
+  onDatabaseLost?: () => void;
 }
 
 /**
@@ -35,6 +38,8 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   database: Database;
+  /** Whether the database answers right now (a dedicated connection watches it). */
+  watch: DatabaseWatch;
   platformOrm: Orm;
   accounts: AccountsService;
   boss: PgBoss;
@@ -59,11 +64,20 @@ function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
 
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
+  const watch = new DatabaseWatch({
+    url: database.url,
+    logger,
+    restart: database.embedded ? () => database.embedded!.ensureRunning() : undefined,
+    lostAfterMs: config.databaseLostExitMs,
+    onLost: () => options.onDatabaseLost?.(),
+  });
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
   const close = async () => {
+    // First: a database stopped on purpose below must not be started again.
+    await watch.stop();
     removeMetrics?.();
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
@@ -110,7 +124,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
       if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
     }
-    return { config, logger, database, platformOrm, accounts, boss, adminToken, schemas, deps, close };
+    watch.start();
+    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, close };
   } catch (err) {
     await close();
     throw err;
@@ -119,6 +134,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
 
 /** Readiness: the database answers and the queue's schema is reachable. */
 export async function checkReady(runtime: Runtime): Promise<{ database: boolean; queue: boolean }> {
+  if (!runtime.watch.available) return { database: false, queue: false };
   const database = await sql(runtime.platformOrm.em.fork(), 'select 1').then(() => true, () => false);
   const queue = await runtime.boss.isInstalled().catch(() => false);
   return { database, queue };
