@@ -198,6 +198,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/inventory-levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's inventory levels (a product at a location), most recently updated first
+         * @description A level counts every unit of the product at the location, whatever its kind or lot. Nothing is reserved or committed: `available` is the quantity on hand.
+         */
+        get: operations["listInventoryLevels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/inventory-levels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One inventory level */
+        get: operations["getInventoryLevel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stores/{storeId}/events": {
         parameters: {
             query?: never;
@@ -300,8 +337,8 @@ export interface components {
             actual_arrival_date: string | null;
             freight_type: string | null;
             payment_terms: string | null;
-            freight_cost: components["schemas"]["Money"] | null;
-            duty_cost: components["schemas"]["Money"] | null;
+            freight_cost: components["schemas"]["Money"];
+            duty_cost: components["schemas"]["Money"];
             items: {
                 /** @description The line id (`itemId` of receiveInboundShipment). */
                 id: string;
@@ -324,6 +361,69 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** InboundShipmentDetail */
+        InboundShipmentDetail: {
+            id: string;
+            shipment_id: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "IN_TRANSIT" | "PARTIALLY_RECEIVED" | "RECEIVED";
+            location: {
+                id: string;
+                name: string;
+            };
+            carrier: string | null;
+            tracking_number: string | null;
+            tracking_url: string | null;
+            estimated_arrival_date: string | null;
+            actual_arrival_date: string | null;
+            freight_type: string | null;
+            payment_terms: string | null;
+            freight_cost: components["schemas"]["Money"];
+            duty_cost: components["schemas"]["Money"];
+            items: {
+                /** @description The line id (`itemId` of receiveInboundShipment). */
+                id: string;
+                product: {
+                    id: string;
+                    title: string;
+                    sku: string;
+                    image_url: string | null;
+                    upc: string | null;
+                };
+                quantity: number;
+                received_quantity: number;
+                damaged_quantity: number;
+                missing_quantity: number;
+                /** @description Expected units less received ones (damaged, missing or still due). */
+                discrepancy: number;
+            }[];
+            sku_count: number;
+            item_count: number;
+            received_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            custom_volume_cubic_meters: null;
+            purchase_orders: {
+                id: string;
+                name: string;
+            }[];
+            transfer_orders: {
+                id: string;
+                name: string;
+            }[];
+            files: {
+                id: string;
+                title: string;
+                url: string;
+                content_type: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            damaged_count: number;
+            missing_count: number;
+        };
         /** InboundShipmentList */
         InboundShipmentList: {
             inbound_shipments: components["schemas"]["InboundShipment"][];
@@ -336,6 +436,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "PRODUCT" | "RETURN" | "UNDECLARED" | "UNKNOWN";
+            lot_number: string | null;
+            expiration_date: string | null;
             /** @description On hand: the sum of the locations, or the quantity at `location_id` when the list is filtered by it. */
             quantity: number;
             locations: {
@@ -351,6 +453,58 @@ export interface components {
         /** InventoryItemList */
         InventoryItemList: {
             inventory_items: components["schemas"]["InventoryItem"][];
+        };
+        /** InventoryLevel */
+        InventoryLevel: {
+            id: string;
+            product: {
+                id: string;
+                title: string;
+                sku: string;
+            };
+            location: {
+                id: string;
+                name: string;
+            };
+            quantity: number;
+            available: number;
+            committed: number;
+            reserved: number;
+            buildable: number;
+            total_available: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** InventoryLevelDetail */
+        InventoryLevelDetail: {
+            id: string;
+            product: {
+                id: string;
+                title: string;
+                sku: string;
+                upc: string | null;
+                image_url: string | null;
+            };
+            location: {
+                id: string;
+                name: string;
+            };
+            quantity: number;
+            available: number;
+            committed: number;
+            reserved: number;
+            buildable: number;
+            total_available: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The service keeps no external ids of levels. */
+            external_ids: null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** InventoryLevelList */
+        InventoryLevelList: {
+            inventory_levels: components["schemas"]["InventoryLevel"][];
         };
         /** Money */
         Money: {
@@ -2412,7 +2566,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The inbound shipment. */
+            /** @description The inbound shipment with its detail fields. */
             200: {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
@@ -2421,7 +2575,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        inbound_shipment: components["schemas"]["InboundShipment"];
+                        inbound_shipment: components["schemas"]["InboundShipmentDetail"];
                     };
                 };
             };
@@ -2764,6 +2918,287 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         type?: "/problems/store-not-found" | "/problems/inventory-item-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listInventoryLevels: {
+        parameters: {
+            query?: {
+                location_id?: string;
+                product_id?: string;
+                sku?: string;
+                /** @description Inclusive; a date is its UTC midnight. */
+                updated_at_min?: string;
+                /** @description Exclusive. */
+                updated_at_max?: string;
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inventory levels. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryLevelList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getInventoryLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inventory level with its detail fields. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inventory_level: components["schemas"]["InventoryLevelDetail"];
+                    };
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Inventory level not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/inventory-level-not-found";
                         /** @constant */
                         status?: 404;
                     };
