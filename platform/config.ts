@@ -29,6 +29,9 @@ export interface Config {
   eventsRateLimitPerSecond: number;
   /** Event creation answers 503 while more accepted events than this wait for processing (0: never). */
   eventsMaxBacklog: number;
+  /** Jobs a custom-event worker takes per fetch (one transaction each), and how many batches it runs at once. */
+  eventsBatchSize: number;
+  eventsWorkerConcurrency: number;
   compatRateLimitPerMinute: number;
   apiRateLimitPerMinute: number;
   webhookAllowedHosts: string[];
@@ -110,6 +113,8 @@ export function loadConfig(env: Env = environment()): Config {
     startedByNpm: Boolean(env.npm_lifecycle_event),
     eventsRateLimitPerSecond: int(env, 'EVENTS_RATE_LIMIT_PER_SECOND', 100, 1),
     eventsMaxBacklog: int(env, 'EVENTS_MAX_BACKLOG', 200_000, 0),
+    eventsBatchSize: int(env, 'EVENTS_BATCH_SIZE', 250, 1),
+    eventsWorkerConcurrency: int(env, 'EVENTS_WORKER_CONCURRENCY', 1, 1),
     compatRateLimitPerMinute: int(env, 'COMPAT_RATE_LIMIT_PER_MINUTE', 300, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),

@@ -53,9 +53,12 @@ export const ID_PREFIX = {
   location: 'loc',
   product: 'prd',
   inventoryItem: 'inv',
+  inventoryLevel: 'ivl',
   inboundShipment: 'inb',
   inboundShipmentItem: 'ini',
   webhook: 'whk',
+  webhookMessage: 'msg',
+  webhookAttempt: 'dlv',
   request: 'req',
 } as const;
 

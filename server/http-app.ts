@@ -17,6 +17,7 @@ import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/reque
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
 import type { EventAcceptance } from '../subgraphs/events/public.js';
+import type { WebhookSubscriptions } from '../webhooks/public.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
@@ -40,6 +41,8 @@ export interface HttpAppOptions {
   platformOrm: Orm;
   /** Gateway roles: custom event acceptance (the event routes call it directly). */
   events?: EventAcceptance;
+  /** Gateway roles: webhook subscriptions (the webhook routes call them directly). */
+  webhooks?: WebhookSubscriptions;
   ready(): Promise<{ database: boolean; queue: boolean }>;
   /** False while the database is unreachable: API calls answer 503 (Retry-After) instead of failing one by one. */
   databaseAvailable?: () => boolean;
@@ -118,13 +121,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
-  if (options.gateway && options.events) {
+  if (options.gateway && options.events && options.webhooks) {
     const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
     const v2 = v2Routes(deps, {
       accounts: options.accounts,
       adminToken: options.adminToken,
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
       events: options.events,
+      webhooks: options.webhooks,
     });
     app.use('/v2.2', v2.router);
     const compat = compatRoutes(deps, {

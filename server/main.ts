@@ -133,6 +133,7 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
       graphql,
       gateway: serving?.gateway,
       events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
+      webhooks: runtime.webhooks,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),

@@ -15,6 +15,7 @@ import { startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type WebhookSubscriptions } from '../webhooks/index.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
@@ -46,6 +47,8 @@ export interface Runtime {
   adminToken: string;
   schemas: Partial<Record<SubgraphName, GraphQLSchema>>;
   deps: Partial<Record<SubgraphName, SubgraphDeps>>;
+  /** Webhook subscriptions (roles that serve REST or run workers). */
+  webhooks?: WebhookSubscriptions;
   close(): Promise<void>;
 }
 
@@ -75,10 +78,13 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
+  let stopWebhooks: (() => Promise<void>) | undefined;
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
     removeMetrics?.();
+    // Deliveries in flight finish (or their leases run out) before the queue and pools close.
+    await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
@@ -120,12 +126,24 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
+    await createWebhookQueues(boss);
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
       if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
     }
+    // Webhooks: subscriptions are served by the REST roles, delivered by the worker roles.
+    let webhooks: WebhookSubscriptions | undefined;
+    if (options.role !== 'subgraph') {
+      const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
+      opened.push(webhooksOrm);
+      await migrate(database.url, webhooksOrm, webhooksDbModule);
+      pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE };
+      webhooks = await webhookSubscriptions(webhookDeps);
+      if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
+    }
     watch.start();
-    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, close };
+    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
   } catch (err) {
     await close();
     throw err;

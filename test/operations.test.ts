@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedUrl } from '../platform/db/embedded-postgres.js';
-import { alive, freePort, postgresPid, run, spawnCommand, spawnNode, waitFor, waitReady, type Spawned } from './support/processes.js';
+import { alive, freePort, postgresPid, run, spawnCommand, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * The service run the way operators run it: `npm start` signalled by a
@@ -60,7 +61,7 @@ describe('operations: processes, signals, ports and the embedded database', () =
     for (const spawned of procs) if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill('SIGKILL');
     const pid = postgresPid(dataDir);
     if (pid && alive(pid)) process.kill(pid, 'SIGINT');
-    await waitFor(async () => !pid || !alive(pid), 10_000, 'postgres to stop').catch(() => undefined);
+    await eventually(async () => !pid || !alive(pid), 'postgres to stop', { timeoutMs: 10_000 }).catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -120,7 +121,7 @@ describe('operations: processes, signals, ports and the embedded database', () =
     // SIGTERM to the process `npm start` created (what Docker and systemd send): the whole tree stops, gracefully.
     first.child.kill('SIGTERM');
     await first.exited;
-    await waitFor(async () => !(await fetch(`http://127.0.0.1:${portA}/healthz`).then(() => true, () => false)), 20_000, 'the first instance to stop serving');
+    await eventually(async () => !(await fetch(`http://127.0.0.1:${portA}/healthz`).then(() => true, () => false)), 'the first instance to stop serving', { timeoutMs: 20_000 });
     expect(first.output()).toContain('"msg":"shutting down"');
     expect(first.output()).toContain('leaving the embedded PostgreSQL running');
 
@@ -172,14 +173,14 @@ describe('operations: processes, signals, ports and the embedded database', () =
       }
     })();
 
-    await waitFor(async () => acknowledged.length >= 100, 60_000, 'load to be under way');
+    await eventually(async () => acknowledged.length >= 100, 'load to be under way', { timeoutMs: 60_000 });
     const killed = postgresPid(dataDir)!;
     // The whole process group: the postmaster and every backend, as an OOM killer or a crash would.
     process.kill(-killed, 'SIGKILL');
-    await waitFor(async () => sawNotReady, 20_000, '/readyz to say not ready');
-    await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 60_000, `/readyz to be ready again (output: ${second.output().slice(-1500)})`);
+    await eventually(async () => sawNotReady, '/readyz to say not ready', { timeoutMs: 20_000 });
+    await eventually(async () => (await fetch(`${base}/readyz`)).status === 200, `/readyz to be ready again (output: ${second.output().slice(-1500)})`, { timeoutMs: 60_000 });
     const after = acknowledged.length;
-    await waitFor(async () => acknowledged.length >= after + 100, 60_000, 'load to go on after recovery');
+    await eventually(async () => acknowledged.length >= after + 100, 'load to go on after recovery', { timeoutMs: 60_000 });
     running = false;
     await Promise.all(clients);
     watching = false;
@@ -207,14 +208,10 @@ describe('operations: processes, signals, ports and the embedded database', () =
         await db.end();
       }
     };
-    await waitFor(
-      async () => {
+    await eventually(async () => {
         const now = await counts();
         return ids.every((id) => now.has(id));
-      },
-      90_000,
-      'every acknowledged event to be stored',
-    );
+      }, 'every acknowledged event to be stored', { timeoutMs: 90_000 });
     const stored = await counts();
     const missing = ids.filter((id) => stored.get(id) !== 1);
     expect(missing, `answers: ${JSON.stringify(Object.fromEntries(statuses))} of ${sent}`).toEqual([]);
@@ -223,7 +220,7 @@ describe('operations: processes, signals, ports and the embedded database', () =
   it('the last process to stop stops the database; the next start reuses its port', { timeout: 120_000 }, async () => {
     const pid = postgresPid(dataDir)!;
     expect((await stopped(second)).code).toBe(0);
-    await waitFor(async () => !alive(pid), 20_000, 'postgres to stop with its last user');
+    await eventually(async () => !alive(pid), 'postgres to stop with its last user', { timeoutMs: 20_000 });
     const again = node(portA);
     await waitReady(`http://127.0.0.1:${portA}`, again);
     expect(Number(new URL(embeddedUrl(dataDir)!).port)).toBe(databasePort);
@@ -235,7 +232,7 @@ describe('operations: processes, signals, ports and the embedded database', () =
     await waitReady(`http://127.0.0.1:${portB}`, remote);
     // Not counted as a user of the embedded server (it only has a URL): the owner stops the database.
     expect((await stopped(owner)).code).toBe(0);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${portB}/readyz`)).status === 503, 20_000, 'not ready');
+    await eventually(async () => (await fetch(`http://127.0.0.1:${portB}/readyz`)).status === 503, 'not ready', { timeoutMs: 20_000 });
     const res = await fetch(`http://127.0.0.1:${portB}/v2.2/stores/${account.storeId}/returns`, { headers: { authorization: `Bearer ${account.apiSecret}` } });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../platform/project-root.js';
 import { freePort } from '../../platform/db/embedded-postgres.js';
+import { eventually } from './eventually.js';
 
 export { freePort };
 
@@ -35,17 +36,10 @@ export function run(command: string, args: string[], env: Record<string, string 
   });
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000, what = 'condition'): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 export async function waitReady(baseUrl: string, spawned?: Spawned): Promise<void> {
-  await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 90_000, `${baseUrl}/readyz (output: ${spawned?.output().slice(-2000)})`);
+  await eventually(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, `${baseUrl}/readyz`, { timeoutMs: 90_000 }).catch((err: Error) => {
+    throw new Error(`${err.message}; output: ${spawned?.output().slice(-2000)}`);
+  });
 }
 
 export function alive(pid: number): boolean {
