@@ -65,6 +65,19 @@ function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
   }
 }
 
+const POOL_CLOSE_MS = 5_000;
+
+/** True when `work` settles within `ms`, false when it is still pending then. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
   const watch = new DatabaseWatch({
@@ -88,7 +101,14 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
-    for (const orm of opened.reverse()) await orm.close().catch((err: unknown) => logger.error({ err }, 'orm close failed'));
+    // Bounded: after a database crash a pool may wait forever on a connection that died in use; the
+    // embedded server must still be stopped below, and the process exits right after anyway.
+    for (const orm of opened.reverse()) {
+      await bounded(orm.close(), POOL_CLOSE_MS).then(
+        (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
+        (err: unknown) => logger.error({ err }, 'orm close failed'),
+      );
+    }
     logger.debug('orms closed');
     await database.stop();
   };
