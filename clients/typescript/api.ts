@@ -2463,7 +2463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON; Not items of this return */
             400: {
                 headers: {
                     /** @description The request id. */
@@ -2473,7 +2473,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json" | "/problems/items-not-in-return";
                         /** @constant */
                         status?: 400;
                     };

@@ -262,7 +262,7 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
       "The same completion as the compatibility API's process: the return becomes `complete` (restock, webhooks) once the queued job ran, normally well under a second. Items named with `reject: true` get the outcome `rejected`; the body is kept on the return's timeline. A return whose status cannot move to complete is 409.",
     scope: 'returns_write',
     responses: { 200: { description: 'The completion is queued.', schema: ProcessResponse } },
-    problems: { 404: ['return-not-found'], 409: ['invalid-transition'] },
+    problems: { 400: ['items-not-in-return'], 404: ['return-not-found'], 409: ['invalid-transition'] },
     body: { limit: BODY_LIMIT, schema: ProcessBodySchema },
     handle: async ({ params, body, graphql }) => {
       await graphql(PROCESS_RETURN, { id: params.returnId, input: body });
