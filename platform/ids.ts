@@ -57,6 +57,8 @@ export const ID_PREFIX = {
   inboundShipment: 'inb',
   inboundShipmentItem: 'ini',
   webhook: 'whk',
+  webhookMessage: 'msg',
+  webhookAttempt: 'dlv',
   request: 'req',
 } as const;
 

@@ -46,6 +46,7 @@ export const PROBLEMS = {
     'The order update would take away returned units',
     'A line of the order has units in returns, and the update drops the line or lowers its quantity below those units. Keep the line with at least that quantity, or reject or reset the returns first.',
   ],
+  'webhook-not-found': ['Webhook subscription not found', 'No webhook subscription with this id is visible to these credentials: it does not exist, was deleted, or belongs to another account.'],
   'return-not-found': ['Return not found', 'No return with this id is visible to these credentials.'],
   'quantity-not-returnable': [
     'Quantity not returnable',

@@ -275,6 +275,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A store's webhook subscriptions, newest first */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a callback URL to a topic (or update the subscription with the same externalId)
+         * @description The callback must be https (hosts allowed by configuration excepted) and may not point at a loopback, private, link-local, multicast or unspecified address. The 201 answer alone carries `signingSecret`, the key of the `webhook-signature` header. With `backfill: true`, one `backfill` event per existing subject follows.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook subscription */
+        get: operations["getWebhook"];
+        /** Replace the callback; re-enables a subscription that a 410 disabled */
+        put: operations["updateWebhook"];
+        post?: never;
+        /** Delete a subscription (its owed events and its log go with it) */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send, in order, the subscription's events since a time
+         * @description Replayed events are new messages (new `webhook-id`s) queued after what is owed now. Events are kept 30 days.
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of a subscription, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -319,6 +396,57 @@ export interface components {
             image?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            id: string;
+            callback: {
+                url: string;
+                auth: {
+                    bearer: {
+                        /** @description `****` and the last 4 characters. */
+                        token: string;
+                    };
+                } | null;
+            };
+            /** @enum {string} */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            /** @constant */
+            kind: "redo";
+            externalId: string | null;
+            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description `whsec_` + base64: the key of `webhook-signature`. Shown only here. */
+            signingSecret: string;
+        };
+        /** CreatedWebhookResponse */
+        CreatedWebhookResponse: {
+            webhook: components["schemas"]["CreatedWebhook"];
+        };
+        /** CreateWebhook */
+        CreateWebhook: {
+            webhook: {
+                callback: {
+                    /** @description https, except hosts allowed by configuration; never a private, loopback or link-local address. */
+                    url: string;
+                    auth?: {
+                        bearer: {
+                            /** @description Sent as `Authorization: Bearer <token>` with every delivery. */
+                            token: string;
+                        };
+                    } | null;
+                };
+                /** @enum {string} */
+                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+                /** @description Your own id for the subscription: creating again with the same one updates it (200). */
+                externalId?: string | null;
+                /** @description Also send one `backfill` event per existing subject of the topic. */
+                backfill?: boolean;
+            };
         };
         /** InboundShipment */
         InboundShipment: {
@@ -792,6 +920,14 @@ export interface components {
                 detail: string;
             }[];
         };
+        /** ReplayWebhook */
+        ReplayWebhook: {
+            /**
+             * Format: date-time
+             * @description Re-send, in order, the events since this time.
+             */
+            start: string;
+        };
         /** Return */
         Return: {
             id: string;
@@ -989,6 +1125,76 @@ export interface components {
             externalLocationId?: string;
             estimatedDeliveryDate?: string;
             deliveredAt?: string;
+        };
+        /** UpdateWebhook */
+        UpdateWebhook: {
+            webhook: {
+                callback: {
+                    /** @description https, except hosts allowed by configuration; never a private, loopback or link-local address. */
+                    url: string;
+                    auth?: {
+                        bearer: {
+                            /** @description Sent as `Authorization: Bearer <token>` with every delivery. */
+                            token: string;
+                        };
+                    } | null;
+                };
+                /** @description Your own id for the subscription: creating again with the same one updates it (200). */
+                externalId?: string | null;
+            };
+        };
+        /** Webhook */
+        Webhook: {
+            id: string;
+            callback: {
+                url: string;
+                auth: {
+                    bearer: {
+                        /** @description `****` and the last 4 characters. */
+                        token: string;
+                    };
+                } | null;
+            };
+            /** @enum {string} */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            /** @constant */
+            kind: "redo";
+            externalId: string | null;
+            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            id: string;
+            webhookId: string;
+            eventId: string;
+            /** @description `created`, `updated` or `backfill`. */
+            type: string;
+            subjectId: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "discarded";
+            responseStatus: number | null;
+            durationMs: number | null;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** WebhookDeliveryList */
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** WebhookList */
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /** WebhookResponse */
+        WebhookResponse: {
+            webhook: components["schemas"]["Webhook"];
         };
     };
     responses: never;
@@ -1236,6 +1442,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listReturns: {
@@ -1388,6 +1612,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -1666,6 +1908,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getReturn: {
@@ -1798,6 +2058,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getReturnStatus: {
@@ -1927,6 +2205,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -2113,6 +2409,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listReturnComments: {
@@ -2241,6 +2555,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -2416,6 +2748,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -2615,6 +2965,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listInboundShipments: {
@@ -2762,6 +3130,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getInboundShipment: {
@@ -2892,6 +3278,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -3040,6 +3444,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getInventoryItem: {
@@ -3170,6 +3592,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -3321,6 +3761,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getInventoryLevel: {
@@ -3451,6 +3909,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -3818,6 +4294,1175 @@ export interface operations {
                         type?: "/problems/unsupported-media-type";
                         /** @constant */
                         status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions (bearer tokens masked). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhook"];
+            };
+        };
+        responses: {
+            /** @description The subscription with this externalId was updated. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Created; `signingSecret` is shown only here. */
+            201: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription (bearer token masked). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhook"];
+            };
+        };
+        responses: {
+            /** @description Updated; waiting events go out in order. */
+            204: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhook"];
+            };
+        };
+        responses: {
+            /** @description The replay is queued. */
+            202: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
                     };
                 };
             };
