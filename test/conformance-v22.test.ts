@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { addServiceFormats } from '../platform/validation/index.js';
 import { createLocation, createShipment, gql, receive, upsertProduct } from './inventory-fixtures.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
-import { waitFor } from './support/processes.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * Drop-in for the real platform's API 2.2 clients (issue 15): every `/v2.2`
@@ -30,7 +30,7 @@ const DIFFERENCES = {
   problemErrors: {
     decisions: '3 (Errors), 14 (Errors and HTTP)',
     what:
-      'Every error is an RFC 9457 problem (type, title, status, detail, instance) sent as application/problem+json, also where the schema declares application/json (create return 400/404/409, custom events 400/404/429) or the custom-order error body {error, errors} (custom orders 400/401/500). The body still matches the schema\'s error.schema.',
+      'Every error is an RFC 9457 problem (type, title, status, detail, instance) sent as application/problem+json, also where the schema declares application/json (create return 400/404/409, custom events 400/404/429), the custom-order error body {error, errors} (custom orders 400/401/500), or no error at all (GET /webhooks/{webhookId}). The body still matches the schema\'s error.schema.',
   },
   commentReadShape: {
     decisions: '8 (Comments)',
@@ -39,6 +39,10 @@ const DIFFERENCES = {
   bulkEventsBody: {
     decisions: '6 (Custom events: bulk)',
     what: 'POST /stores/{storeId}/events/bulk answers 202 with {accepted, rejected, results}, where the schema declares a 202 without a body.',
+  },
+  webhookReadTypo: {
+    decisions: '14 (Webhooks: reads)',
+    what: 'The schema\'s webhook-read.schema requires one property literally named "externalId id" (a slip for externalId and id, both also listed as properties). The service sends the fields of the decision: id and externalId, never a property of that name.',
   },
   contractOrderBody: {
     decisions: '7 (Orders), 14 (Orders)',
@@ -86,7 +90,7 @@ function operationOf(method: string, template: string): Json {
 const called = new Set<string>();
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The schema's path template, e.g. `/returns/{returnId}`. */
   template: string;
   params?: Record<string, string>;
@@ -133,7 +137,9 @@ function answerErrors(op: Json, call: Call, answer: Answer, text: string): strin
   const allow = new Set(call.allow ?? []);
   const where = `${call.method} ${call.template} answered ${answer.status}`;
   const status = String(answer.status);
-  const declared = op.responses[status] ?? (answer.status >= 400 ? op.responses.default : undefined);
+  // An error the operation declares nothing for (some declare only their success) is a problem like every other (problemErrors).
+  const undeclaredError = answer.status >= 400 && allow.has('problemErrors') ? { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/error.schema' } } } } : undefined;
+  const declared = op.responses[status] ?? (answer.status >= 400 ? (op.responses.default ?? undeclaredError) : undefined);
   if (!declared) return [`${where}, a status the schema does not declare (${Object.keys(op.responses).join(', ')})`];
   const problems: string[] = [];
   for (const [name, header] of Object.entries((declared.headers ?? {}) as Json)) {
@@ -160,7 +166,7 @@ function answerErrors(op: Json, call: Call, answer: Answer, text: string): strin
   }
   const content = declared.content[mediaType];
   if (!content) return [...problems, `${where} as ${mediaType || 'no content type'}; the schema declares ${Object.keys(declared.content).join(', ')}`];
-  const body = allow.has('commentReadShape') ? asSchemaComments(answer.body) : answer.body;
+  const body = allow.has('commentReadShape') ? asSchemaComments(answer.body) : allow.has('webhookReadTypo') ? withTypoProperty(answer.body) : answer.body;
   problems.push(...errorsOf(validatorOf(content.schema), body).map((e) => `${where}: ${e}`));
   return problems;
 }
@@ -177,6 +183,20 @@ function asSchemaComments(body: Json): Json {
     return c.image !== undefined ? { image: c.image } : { message: c.message };
   };
   return body.comments ? { ...body, comments: body.comments.map(project) } : { ...body, comment: project(body.comment) };
+}
+
+/**
+ * DIFFERENCES.webhookReadTypo: each webhook must carry `id` and `externalId`;
+ * then the property the schema's slip requires is supplied, so the rest of the
+ * document is still checked against the schema.
+ */
+function withTypoProperty(body: Json): Json {
+  const fill = (w: Json) => {
+    expect(w).toHaveProperty('id');
+    expect(w).toHaveProperty('externalId');
+    return { ...w, 'externalId id': w.externalId };
+  };
+  return body.webhooks ? { ...body, webhooks: body.webhooks.map(fill) } : { ...body, webhook: fill(body.webhook) };
 }
 
 describe('conformance with the real platform\'s API 2.2 schema', () => {
@@ -376,7 +396,7 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
     expect((await call({ method: 'PUT', template: '/returns/{returnId}/status', params: { returnId }, body: { status: 'open' } })).status).toBe(204);
     const processed = await call({ method: 'POST', template: '/returns/{returnId}/process', params: { returnId }, body: { products: [{ _id: itemId, processInput: { restock: true } }], customerNotes: 'Thanks' } });
     expect(processed.status).toBe(200);
-    await waitFor(async () => (await call({ method: 'GET', template: '/returns/{returnId}/status', params: { returnId } })).body.status === 'complete', 20_000, 'the queued completion');
+    await eventually(async () => (await call({ method: 'GET', template: '/returns/{returnId}/status', params: { returnId } })).body.status === 'complete', 'the queued completion');
     const read = await call({ method: 'GET', template: '/returns/{returnId}', params: { returnId } });
     expect(read.body.return.items.map((i: Json) => i.outcome)).toEqual(['refund', 'store_credit']);
     // A completed return cannot be processed again: a problem (the schema's 400/default are problem+json).
@@ -437,6 +457,29 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
     expect(invalid.status).toBe(400);
   });
 
+  it('webhooks: create (201), the same externalId again (200), list, read, update, replay, delete', async () => {
+    // https to a host the test configuration allows (decisions 10); nothing listens there, which does not matter here.
+    const callback = { url: 'https://127.0.0.1:9/conformance', auth: { bearer: { token: 'subscriber-secret-1' } } };
+    const created = await call({ method: 'POST', template: '/stores/{storeId}/webhooks', params: { storeId: acme.storeId }, allow: ['webhookReadTypo'], body: { webhook: { callback, topic: 'return', externalId: 'conformance-1' } } });
+    expect(created.status).toBe(201);
+    const webhookId = created.body.webhook.id as string;
+    const again = await call({ method: 'POST', template: '/stores/{storeId}/webhooks', params: { storeId: acme.storeId }, allow: ['webhookReadTypo'], body: { webhook: { callback, topic: 'return', externalId: 'conformance-1' } } });
+    expect(again.status).toBe(200);
+    expect(again.body.webhook.id).toBe(webhookId);
+    const list = await call({ method: 'GET', template: '/stores/{storeId}/webhooks', params: { storeId: acme.storeId }, allow: ['webhookReadTypo'] });
+    expect(list.body.webhooks.map((w: Json) => w.id)).toEqual([webhookId]);
+    const one = await call({ method: 'GET', template: '/webhooks/{webhookId}', params: { webhookId }, allow: ['webhookReadTypo'] });
+    expect(one.body.webhook.callback.auth.bearer.token).not.toBe('subscriber-secret-1');
+    const updated = await call({ method: 'PUT', template: '/webhooks/{webhookId}', params: { webhookId }, body: { webhook: { callback: { url: 'https://127.0.0.1:9/conformance-2', auth: null } } } });
+    expect(updated.status).toBe(204);
+    const replayed = await call({ method: 'POST', template: '/webhooks/{webhookId}/replay', params: { webhookId }, body: { start: new Date(Date.now() - 3_600_000).toISOString() } });
+    expect(replayed.status).toBe(202);
+    const deleted = await call({ method: 'DELETE', template: '/webhooks/{webhookId}', params: { webhookId } });
+    expect(deleted.status).toBe(204);
+    const gone = await call({ method: 'GET', template: '/webhooks/{webhookId}', params: { webhookId }, allow: ['problemErrors'] });
+    expect(gone.status).toBe(404);
+  });
+
   it('called every operation the schema and the service share, with no violation left', () => {
     const service = JSON.parse(readFileSync(new URL('../docs/openapi/v2.2.json', import.meta.url), 'utf8')) as Json;
     const shape = (template: string) => template.replace(/\{\w+\}/g, '{}');
@@ -446,7 +489,7 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
         .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m) && served.has(`${m.toUpperCase()} ${shape(t)}`))
         .map((m) => `${m.toUpperCase()} ${t}`),
     );
-    expect(shared.length).toBeGreaterThanOrEqual(16);
+    expect(shared.length).toBeGreaterThanOrEqual(23);
     expect(shared.filter((op) => !called.has(op))).toEqual([]);
     expect(violations).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adjust, createLocation, eventually, gql, rest, upsertProduct, walk } from './inventory-fixtures.js';
+import { adjust, createLocation, gql, rest, upsertProduct, walk } from './inventory-fixtures.js';
+import { eventually } from './support/eventually.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
@@ -42,7 +43,7 @@ describe('v2.2 client operations', () => {
     const res = await send('POST', `/returns/${ret.id}/process`, { products: [{ _id: ret.items[1].id, reject: true }], customerNotes: 'Second item worn' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: expect.any(String) });
-    await eventually(async () => (await statusOf(ret.id)) === 'complete');
+    await eventually(async () => (await statusOf(ret.id)) === 'complete', 'the completion');
     const read = await (await send('GET', `/returns/${ret.id}`)).json();
     expect(read.return.items.map((i: Json) => i.outcome)).toEqual(['refund', 'rejected']);
     // Kept on the timeline like the compatibility API's process (the same completion).
@@ -55,7 +56,7 @@ describe('v2.2 client operations', () => {
     const ret = await newReturn();
     const answers = await Promise.all([0, 1].map(() => send('POST', `/returns/${ret.id}/process`, { products: [] })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200]);
-    await eventually(async () => (await statusOf(ret.id)) === 'complete');
+    await eventually(async () => (await statusOf(ret.id)) === 'complete', 'the completion');
     const timeline = await gql<{ return: { timeline: { kind: string }[] } }>(app, 'query($id: ID!) { return(id: $id) { timeline { kind } } }', { id: ret.id }, acme.apiSecret);
     expect(timeline.return.timeline.filter((t) => t.kind === 'completed')).toHaveLength(1);
   });
