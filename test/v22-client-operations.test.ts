@@ -122,6 +122,26 @@ describe('v2.2 client operations', () => {
     expect(read.return.shipments).toEqual([{ ...ret.shipment, status: 'in_transit' }]);
   });
 
+  it('return items show the UPC of the store\'s product of their sku, kept from the inventory subgraph\'s product events', async () => {
+    const ret = await newReturn([{ lineItemId: 'li-1', quantity: 1, reason: 'r' }]);
+    expect(ret.items[0].upc).toBeNull();
+    const upsert = (upc: string) =>
+      gql(app, 'mutation($s: ID!, $i: UpsertProductInput!) { upsertProduct(storeId: $s, input: $i) { id } }', { s: acme.storeId, i: { sku: ret.items[0].sku, title: 'Shirt', upc } }, acme.apiSecret);
+    await upsert('000000000001');
+    await upsert('036000291452');
+    const upcOf = async () => (await (await send('GET', `/returns/${ret.id}`)).json()).return.items[0].upc as string | null;
+    // The newest product fact wins, whatever order the two events are worked in.
+    await eventually(async () => (await upcOf()) === '036000291452', 'the UPC on the return item');
+    // Another store's product of the same sku shows on that store's returns only.
+    const order = orderBody();
+    await pushOrder(app, other, order);
+    const theirs = (await postReturn(app, other, returnBody(order.id as string, [{ lineItemId: 'li-1', quantity: 1, reason: 'r' }]))).body.return;
+    await gql(app, 'mutation($s: ID!, $i: UpsertProductInput!) { upsertProduct(storeId: $s, input: $i) { id } }', { s: other.storeId, i: { sku: ret.items[0].sku, title: 'Other', upc: '999999999993' } }, other.apiSecret);
+    const theirUpc = async () => (await (await send('GET', `/returns/${theirs.id}`, undefined, other.apiSecret)).json()).return.items[0].upc as string | null;
+    await eventually(async () => (await theirUpc()) === '999999999993', "the other store's UPC");
+    expect(await upcOf()).toBe('036000291452');
+  });
+
   it('inventory levels: one per product and location across kinds and lots, kept with every change, paged, filtered and scoped', async () => {
     const north = await createLocation(app, acme.storeId, 'North');
     const south = await createLocation(app, acme.storeId, 'South');
@@ -134,8 +154,11 @@ describe('v2.2 client operations', () => {
     await adjust(app, acme.storeId, { productId: products[2]!, locationId: south, delta: 7 });
     await adjust(app, acme.storeId, { productId: products[2]!, locationId: south, delta: -7 });
 
-    const { rows, pages } = await walk<Json>(app, acme, '/inventory-levels', 'inventory_levels', 2);
-    expect(pages).toBe(2);
+    const walked = await walk<Json>(app, acme, '/inventory-levels', 'inventory_levels', 2);
+    expect(walked.pages).toBeGreaterThanOrEqual(2);
+    // Other tests' restocks may hold levels of their own in this store: these products' levels, in list order.
+    const rows = walked.rows.filter((r) => products.includes(r.product.id));
+    expect(new Set(walked.rows.map((r) => r.id)).size).toBe(walked.rows.length);
     const bySku = (sku: string, location: string) => rows.find((r) => r.product.sku === sku && r.location.id === location);
     expect(rows).toHaveLength(4);
     expect(bySku('LV-A', north)).toMatchObject({ quantity: 10, available: 10 });
