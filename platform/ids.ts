@@ -53,6 +53,7 @@ export const ID_PREFIX = {
   location: 'loc',
   product: 'prd',
   inventoryItem: 'inv',
+  inventoryLevel: 'ivl',
   inboundShipment: 'inb',
   inboundShipmentItem: 'ini',
   webhook: 'whk',

@@ -7,6 +7,7 @@ import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
+import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   role: Role;
   /** For `subgraph`: which one this process serves. */
   subgraph?: SubgraphName;
+  /** The database stayed unreachable for `DATABASE_LOST_EXIT_MS`: the process should exit for its supervisor. */
+  onDatabaseLost?: () => void;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   database: Database;
+  /** Whether the database answers right now (a dedicated connection watches it). */
+  watch: DatabaseWatch;
   platformOrm: Orm;
   accounts: AccountsService;
   boss: PgBoss;
@@ -62,21 +67,50 @@ function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
   }
 }
 
+const POOL_CLOSE_MS = 5_000;
+
+/** True when `work` settles within `ms`, false when it is still pending then. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
+  const watch = new DatabaseWatch({
+    url: database.url,
+    logger,
+    restart: database.embedded ? () => database.embedded!.ensureRunning() : undefined,
+    lostAfterMs: config.databaseLostExitMs,
+    onLost: () => options.onDatabaseLost?.(),
+  });
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
   let stopWebhooks: (() => Promise<void>) | undefined;
   const close = async () => {
+    // First: a database stopped on purpose below must not be started again.
+    await watch.stop();
     removeMetrics?.();
     // Deliveries in flight finish (or their leases run out) before the queue and pools close.
     await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
-    for (const orm of opened.reverse()) await orm.close().catch((err: unknown) => logger.error({ err }, 'orm close failed'));
+    // Bounded: after a database crash a pool may wait forever on a connection that died in use; the
+    // embedded server must still be stopped below, and the process exits right after anyway.
+    for (const orm of opened.reverse()) {
+      await bounded(orm.close(), POOL_CLOSE_MS).then(
+        (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
+        (err: unknown) => logger.error({ err }, 'orm close failed'),
+      );
+    }
     logger.debug('orms closed');
     await database.stop();
   };
@@ -140,7 +174,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       webhooks = await webhookSubscriptions(webhookDeps);
       if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
     }
-    return { config, logger, database, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    watch.start();
+    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
   } catch (err) {
     await close();
     throw err;
@@ -149,6 +184,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
 
 /** Readiness: the database answers and the queue's schema is reachable. */
 export async function checkReady(runtime: Runtime): Promise<{ database: boolean; queue: boolean }> {
+  if (!runtime.watch.available) return { database: false, queue: false };
   const database = await sql(runtime.platformOrm.em.fork(), 'select 1').then(() => true, () => false);
   const queue = await runtime.boss.isInstalled().catch(() => false);
   return { database, queue };

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, freePort, run, spawnNode, waitFor, waitReady, type Spawned } from './support/processes.js';
+import { eventually } from './support/eventually.js';
+import { alive, freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
 
 /**
  * The service as outside tools run it: the built entry point, the embedded
@@ -51,7 +52,7 @@ describe('service process with the embedded database', () => {
 
   it('prints the demo account and the admin token once, on the first start', async () => {
     const proc = await start();
-    await waitFor(async () => proc.output().includes('curl -H'), 10_000, 'demo block');
+    await eventually(async () => proc.output().includes('curl -H'), 'demo block', { timeoutMs: 10_000 });
     const out = proc.output();
     const field = (label: string) => out.match(new RegExp(`${label}\\s+(\\S+)`))?.[1] ?? '';
     demo = { storeId: field('store id'), apiSecret: field('API secret'), compatKey: field('compat key'), adminToken: field('admin token') };
@@ -89,6 +90,22 @@ describe('service process with the embedded database', () => {
     const revoke = await cli('revoke-secret', '--account', account.accountId, '--prefix', secret.prefix);
     expect(revoke.code, revoke.stderr).toBe(0);
     expect((await read()).status).toBe(401);
+
+    // The whole secret, pasted as it was shown, works as its prefix.
+    const another = JSON.parse((await cli('create-secret', '--account', account.accountId, '--json')).stdout);
+    const whole = await cli('revoke-secret', '--account', account.accountId, '--prefix', another.apiSecret, '--json');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout)).toEqual({ revoked: 1 });
+  });
+
+  it('finds lost ids again: list-accounts, list-stores --account', async () => {
+    const accounts = JSON.parse((await cli('list-accounts', '--json')).stdout) as { accountId: string; name: string; storeCount: number }[];
+    expect(accounts.map((a) => a.name)).toEqual(['Demo merchant', 'CLI merchant']);
+    expect(accounts[1]!.storeCount).toBe(2);
+    const stores = JSON.parse((await cli('list-stores', '--account', accounts[0]!.accountId, '--json')).stdout) as { storeId: string; name: string }[];
+    expect(stores).toEqual([expect.objectContaining({ storeId: demo.storeId, name: 'Demo store' })]);
+    const human = await cli('list-stores', '--account', accounts[0]!.accountId);
+    expect(human.stdout).toContain(`storeId: ${demo.storeId}`);
   });
 
   it('reports CLI mistakes on stderr with a non-zero exit', async () => {
@@ -99,6 +116,13 @@ describe('service process with the embedded database', () => {
     const unknown = await cli('create-secret', '--account', 'acc_nope', '--json');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('not found');
+    // A usage line pasted with its brackets leaves stray words: refused like an unknown flag, nothing created.
+    const stray = await cli('create-account', '--name', 'Stray', '[--store-name', 'X]', '--json');
+    expect(stray.code).toBe(2);
+    expect(stray.stdout).toBe('');
+    expect(stray.stderr).toContain('unexpected arguments: "[--store-name" "X]"');
+    const listed = JSON.parse((await cli('list-accounts', '--json')).stdout) as { name: string }[];
+    expect(listed.map((a) => a.name)).not.toContain('Stray');
   });
 
   it('stops on SIGTERM, and the embedded PostgreSQL with it', async () => {
@@ -107,7 +131,7 @@ describe('service process with the embedded database', () => {
     current!.child.kill('SIGTERM');
     const { code } = await current!.exited;
     expect(code).toBe(0);
-    await waitFor(async () => !alive(pid), 10_000, 'postgres to stop');
+    await eventually(async () => !alive(pid), 'postgres to stop', { timeoutMs: 10_000 });
   });
 
   it('keeps the data across restarts and prints no second demo account', async () => {
@@ -127,7 +151,7 @@ describe('service process with the embedded database', () => {
     expect(postgresPid()).toBe(orphan);
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
-    await waitFor(async () => !alive(orphan), 10_000, 'adopted postgres to stop');
+    await eventually(async () => !alive(orphan), 'adopted postgres to stop', { timeoutMs: 10_000 });
   });
 
   it('recovers from a stale postmaster.pid left by a killed database', async () => {
@@ -136,7 +160,7 @@ describe('service process with the embedded database', () => {
     current!.child.kill('SIGKILL');
     await current!.exited;
     process.kill(pg, 'SIGKILL');
-    await waitFor(async () => !alive(pg), 10_000, 'postgres to die');
+    await eventually(async () => !alive(pg), 'postgres to die', { timeoutMs: 10_000 });
     expect(postgresPid()).toBe(pg); // the pid file is still there, pointing at nothing
     await start();
     const res = await fetch(`${baseUrl}/v2.2/stores/${demo.storeId}/returns`, { headers: { authorization: `Bearer ${demo.apiSecret}` } });

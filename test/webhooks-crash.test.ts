@@ -2,9 +2,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
-import { freePort, run, spawnNode, waitFor, waitReady, type Spawned } from './support/processes.js';
+import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, returnBody } from './support/returns.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * The service as `npm start` runs it, in a child process that is SIGKILLed with a delivery in
@@ -81,7 +82,7 @@ describe('webhook delivery across a killed process', () => {
       returns.push(r.body.return.id);
     }
     for (const id of returns) expect((await call('POST', `/v2.2/returns/${id}/comments`, apiSecret, { comment: { message: 'one' } })).status).toBe(201);
-    await waitFor(async () => held, 30_000, 'the held delivery');
+    await eventually(async () => held, 'the held delivery', { timeoutMs: 30_000 });
     // More changes, committed; then the process dies before (most of) them are delivered.
     for (const id of returns) expect((await call('POST', `/v2.2/returns/${id}/comments`, apiSecret, { comment: { message: 'two' } })).status).toBe(201);
     service!.child.kill('SIGKILL');
@@ -90,10 +91,10 @@ describe('webhook delivery across a killed process', () => {
 
     await start();
     // 3 returns x (created + 2 comments) = 9 events, each succeeded exactly once.
-    await waitFor(async () => {
+    await eventually(async () => {
       const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from webhooks.message where state = 'succeeded'`);
       return row!.n === 9;
-    }, 60_000, 'all nine events delivered');
+    }, 'all nine events delivered', { timeoutMs: 60_000 });
     const seen = receiver.received.map((r) => ({ id: r.headers['webhook-id'] as string, body: new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as any }));
     expect(new Set(seen.map((s) => s.id)).size).toBe(9);
     // The interrupted event was sent again under its webhook-id.

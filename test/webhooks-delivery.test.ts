@@ -2,11 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { eventually, postEvent } from './support/events.js';
+import { postEvent } from './support/events.js';
 import { adjust, createLocation, createShipment, IN_TRANSIT, gql, upsertProduct } from './inventory-fixtures.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { call, commentOn, createWebhook } from './support/webhooks.js';
+import { eventually } from './support/eventually.js';
 
 interface Subscribed {
   account: TestAccount;
@@ -304,7 +305,7 @@ describe('webhook delivery', () => {
     await eventually(async () => {
       const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from webhooks.message where subscription_id = $1 and state = 'succeeded'`, [s.id]);
       return row!.n === expected ? true : undefined;
-    }, 'every event delivered', 1200);
+    }, 'every event delivered', { timeoutMs: 120_000 });
     const firstSeen = new Map<string, ReceivedRequest>();
     const answered = s.receiver.received;
     for (const r of answered) if (!firstSeen.has(r.headers['webhook-id'] as string)) firstSeen.set(r.headers['webhook-id'] as string, r);

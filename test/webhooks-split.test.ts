@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { eventually } from './support/events.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { commentOn, createWebhook } from './support/webhooks.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * Several worker processes on one database (split mode runs `worker` processes beside the
@@ -56,7 +56,7 @@ describe('webhook delivery with several worker processes', () => {
     await eventually(async () => {
       const rows = await query<{ state: string; n: number }>(app.databaseUrl, `select state, count(*)::int as n from webhooks.message group by state`);
       return rows.find((r) => r.state === 'succeeded')?.n === 200 ? true : undefined;
-    }, 'every event delivered', 600);
+    }, 'every event delivered', { timeoutMs: 60_000 });
     expect(overlapped).toBe(false);
     const bySubject = new Map<string, number[]>();
     for (const r of receiver.received) {

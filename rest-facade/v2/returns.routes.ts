@@ -1,9 +1,13 @@
 import { invalid, notFound } from '../../platform/errors.js';
-import { Strict, Type } from '../../platform/validation/index.js';
+import { OneOf, Strict, Type, violationsOf } from '../../platform/validation/index.js';
 import {
   CommentBodySchema,
   CreateReturnSchema,
+  isOrderSync,
   OrderBodySchema,
+  OrderSyncSchema,
+  ProcessBodySchema,
+  RETURN_STATUSES,
   RestCommentSchema,
   RestOrderSchema,
   RestReturnListSchema,
@@ -15,11 +19,13 @@ import { operation } from '../gateway-client.js';
 import type { RouteRegistry } from '../pipeline/routing.js';
 
 const BODY_LIMIT = 1024 * 1024;
+/** A comment may carry a picture (base64). */
+const IMAGE_BODY_LIMIT = 6 * 1024 * 1024;
 
 // The returns subgraph serves each return and order as its REST JSON text (`restJson`), the same
 // document its webhooks carry: these routes splice that text into the response, mapping nothing.
 const UPSERT_ORDER = operation(`
-  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { restJson } }`);
+  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { id restJson } }`);
 
 const CREATE_RETURN = operation(`
   mutation CreateReturn($storeId: ID!, $input: JSON!, $key: String) {
@@ -44,16 +50,30 @@ const LIST_RETURNS = operation(`
 const UPDATE_STATUS = operation(`
   mutation UpdateReturnStatus($id: ID!, $status: ReturnStatus!) { updateReturnStatus(returnId: $id, status: $status) { id } }`);
 
+const GET_STATUS = operation(`
+  query ReturnStatus($id: ID!) { return(id: $id) { status } }`);
+
+const PROCESS_RETURN = operation(`
+  mutation ProcessReturn($id: ID!, $input: JSON!) { processReturn(returnId: $id, input: $input) { id } }`);
+
 const LIST_COMMENTS = operation(`
-  query ReturnComments($id: ID!) { return(id: $id) { comments { id message createdAt } } }`);
+  query ReturnComments($id: ID!) { return(id: $id) { comments { id message image createdAt } } }`);
 
 const ADD_COMMENT = operation(`
-  mutation AddReturnComment($id: ID!, $message: String!) { addReturnComment(returnId: $id, message: $message) { id message createdAt } }`);
+  mutation AddReturnComment($id: ID!, $message: String, $image: String) { addReturnComment(returnId: $id, message: $message, image: $image) { id message image createdAt } }`);
+
+/** A comment as REST shows it: `image` only when it carries one. */
+type CommentOut = { id: string; message: string; image: string | null; createdAt: string };
+const restComment = ({ image, ...comment }: CommentOut) => (image === null ? comment : { ...comment, image });
 
 type Shaped = { restJson: string };
 
 // The envelopes these routes put around the subgraph's documents.
 const OrderResponse = Strict({ order: RestOrderSchema });
+const OrderSyncResponse = Strict(
+  { message: Type.String(), orderId: Type.String({ description: 'The external id sent.' }), redoId: Type.String({ description: "The service's order id." }) },
+  { title: 'OrderSyncResponse', description: 'The answer to the order-sync body (type: "order").' },
+);
 const CreatedReturnResponse = Strict({
   return: RestReturnSchema,
   externalRMAResponses: Type.Array(
@@ -64,6 +84,8 @@ const CreatedReturnResponse = Strict({
 const ReturnWithOrder = Strict({ return: RestReturnSchema, order: RestOrderSchema });
 const CommentList = Strict({ comments: Type.Array(RestCommentSchema) });
 const CommentResponse = Strict({ comment: RestCommentSchema });
+const StatusResponse = Strict({ status: OneOf(RETURN_STATUSES) });
+const ProcessResponse = Strict({ message: Type.String() });
 const TAG = 'Returns';
 
 function returnNotFound(id: string) {
@@ -75,15 +97,19 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     operationId: 'upsertOrder',
     tag: 'Orders',
     summary: 'Create or update an order by its external id',
-    description: 'The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.',
+    description:
+      'Takes the contract\'s order body (answered with `{order}`) or the real platform\'s order-sync body (`type: "order"`, answered with `{message, orderId, redoId}`); both become the same order. The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.',
     scope: 'orders_write',
-    responses: { 200: { description: 'The order as stored (created or updated).', schema: OrderResponse } },
+    responses: { 200: { description: 'The order as stored (created or updated): `{order}`, or `{message, orderId, redoId}` for the order-sync body.', schema: Type.Union([OrderResponse, OrderSyncResponse]) } },
     problems: { 409: ['order-line-has-returns'] },
-    // Checked here against the REST body (which has no provider), and again by upsertOrder for GraphQL callers.
-    body: { limit: BODY_LIMIT, schema: OrderBodySchema },
+    // Either body, told apart by `type` and checked by the handler against the one it is (a union would blur the pointers).
+    body: { limit: BODY_LIMIT, schema: Type.Union([OrderBodySchema, OrderSyncSchema], { description: 'The contract\'s order body, or the order-sync body (type: "order").' }), checkedBy: 'graph' },
     handle: async ({ params, body, graphql }) => {
-      // Orders pushed here are the store's own ("custom" provider).
-      const data = await graphql<{ upsertOrder: Shaped }>(UPSERT_ORDER, { storeId: params.storeId, input: { ...body, provider: 'custom' } });
+      // The REST bodies carry no provider: orders pushed here are the store's own ("custom").
+      const errors = violationsOf(isOrderSync(body) ? OrderSyncSchema : OrderBodySchema, body);
+      if (errors.length) throw invalid('validation-failed', 'The body is invalid.', errors);
+      const data = await graphql<{ upsertOrder: Shaped & { id: string } }>(UPSERT_ORDER, { storeId: params.storeId, input: { ...(body as object), provider: 'custom' } });
+      if (isOrderSync(body)) return { status: 200, body: { message: 'Order synced.', orderId: (body as { id: string }).id, redoId: data.upsertOrder.id } };
       return { status: 200, json: `{"order":${data.upsertOrder.restJson}}` };
     },
   });
@@ -188,9 +214,9 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     responses: { 200: { description: 'The comments.', schema: CommentList } },
     problems: { 404: ['return-not-found'] },
     handle: async ({ params, graphql }) => {
-      const data = await graphql<{ return: { comments: unknown[] } | null }>(LIST_COMMENTS, { id: params.returnId });
+      const data = await graphql<{ return: { comments: CommentOut[] } | null }>(LIST_COMMENTS, { id: params.returnId });
       if (!data.return) throw returnNotFound(params.returnId!);
-      return { status: 200, body: { comments: data.return.comments } };
+      return { status: 200, body: { comments: data.return.comments.map(restComment) } };
     },
   });
 
@@ -198,14 +224,49 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     operationId: 'addReturnComment',
     tag: TAG,
     summary: 'Add a comment to a return',
-    description: 'Comments also appear in the return\'s `notes`.',
+    description: 'A `{message}` or an `{image}` (base64). Comments also appear in the return\'s `notes`.',
     scope: 'returns_write',
     responses: { 201: { description: 'The comment was added.', schema: CommentResponse } },
     problems: { 404: ['return-not-found'] },
-    body: { limit: BODY_LIMIT, schema: CommentBodySchema },
+    body: { limit: IMAGE_BODY_LIMIT, schema: CommentBodySchema },
     handle: async ({ params, body, graphql }) => {
-      const data = await graphql<{ addReturnComment: unknown }>(ADD_COMMENT, { id: params.returnId, message: body.comment.message });
-      return { status: 201, body: { comment: data.addReturnComment } };
+      const content = body.comment;
+      const data = await graphql<{ addReturnComment: CommentOut }>(ADD_COMMENT, {
+        id: params.returnId,
+        message: 'message' in content ? content.message : null,
+        image: 'image' in content ? content.image : null,
+      });
+      return { status: 201, body: { comment: restComment(data.addReturnComment) } };
+    },
+  });
+
+  routes.add('GET', '/returns/:returnId/status', {
+    operationId: 'getReturnStatus',
+    tag: TAG,
+    summary: "A return's status",
+    scope: 'returns_read',
+    responses: { 200: { description: 'The status.', schema: StatusResponse } },
+    problems: { 404: ['return-not-found'] },
+    handle: async ({ params, graphql }) => {
+      const data = await graphql<{ return: { status: string } | null }>(GET_STATUS, { id: params.returnId });
+      if (!data.return) throw returnNotFound(params.returnId!);
+      return { status: 200, body: { status: data.return.status } };
+    },
+  });
+
+  routes.add('POST', '/returns/:returnId/process', {
+    operationId: 'processReturn',
+    tag: TAG,
+    summary: 'Process a return: queue its completion',
+    description:
+      "The same completion as the compatibility API's process: the return becomes `complete` (restock, webhooks) once the queued job ran, normally well under a second. Items named with `reject: true` get the outcome `rejected`; the body is kept on the return's timeline. A return whose status cannot move to complete is 409.",
+    scope: 'returns_write',
+    responses: { 200: { description: 'The completion is queued.', schema: ProcessResponse } },
+    problems: { 400: ['items-not-in-return'], 404: ['return-not-found'], 409: ['invalid-transition'] },
+    body: { limit: BODY_LIMIT, schema: ProcessBodySchema },
+    handle: async ({ params, body, graphql }) => {
+      await graphql(PROCESS_RETURN, { id: params.returnId, input: body });
+      return { status: 200, body: { message: 'Return processing queued.' } };
     },
   });
 }

@@ -61,6 +61,6 @@ export const eventsSubgraph: SubgraphDefinition = {
   },
   createQueues: createCustomEventQueues,
   async startWorkers(deps: SubgraphDeps) {
-    await startCustomEventWorkers(deps.boss, services(deps).events, deps.logger);
+    await startCustomEventWorkers(deps.boss, services(deps).events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
   },
 };

@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionType } from '../../platform/graphql/connection.js';
 import { DateScalar } from '../../platform/graphql/scalars.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
@@ -204,3 +204,30 @@ export class InboundShipmentType {
 
 export const InventoryItemConnection = ConnectionType(InventoryItemType, 'InventoryItem');
 export const InboundShipmentConnection = ConnectionType(InboundShipmentType, 'InboundShipment');
+
+@ObjectType('ProductLevel', { description: "A product's units at a location, every kind and lot together (REST: an inventory level)." })
+export class ProductLevelType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  storeId!: string;
+
+  @Field(() => ProductType)
+  product!: ProductType;
+
+  @Field(() => LocationType)
+  location!: LocationType;
+
+  // Float, not Int: a level sums several items of up to 2^31 - 1 units each.
+  @Field(() => Float, { description: 'Whole units on hand (every kind and lot).' })
+  quantity!: number;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date)
+  updatedAt!: Date;
+}
+
+export const ProductLevelConnection = ConnectionType(ProductLevelType, 'ProductLevel');
