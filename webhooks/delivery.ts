@@ -133,7 +133,9 @@ export class Deliverer {
            select l.subscription_id, l.lane from lane l join subscription s on s.id = l.subscription_id
             where l.ready_at <= now() and (l.lease_until is null or l.lease_until < now()) and s.disabled_at is null
             order by l.ready_at limit $1 for update of l skip locked)
-         update lane l set lease_until = now() + make_interval(secs => $2::float8 / 1000) from due
+         -- ready_at moves to the lease's end too: the due index no longer lists a leased lane (claims
+         -- do not scan past lanes in flight), and a lease that runs out makes the lane due by itself.
+         update lane l set lease_until = now() + make_interval(secs => $2::float8 / 1000), ready_at = now() + make_interval(secs => $2::float8 / 1000) from due
           where l.subscription_id = due.subscription_id and l.lane = due.lane
          returning l.subscription_id, l.lane`,
         [limit, this.leaseMs],
