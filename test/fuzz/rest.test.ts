@@ -6,6 +6,7 @@ import { v2Routes } from '../../rest-facade/v2/index.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
+import { createWebhook } from '../support/webhooks.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, hostileValue, mutated, RawJson, toJsonText, type JsonSchema } from './arbitraries.js';
 import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TIMEOUT_MS, StateProbe, StatusCounts } from './harness.js';
@@ -38,6 +39,7 @@ describe('fuzz: every /v2.2 route', () => {
   let probe: StateProbe;
   const counts = new StatusCounts();
   const ids: Record<string, string> = {};
+  const webhookIds: string[] = [];
 
   beforeAll(async () => {
     app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -55,6 +57,12 @@ describe('fuzz: every /v2.2 route', () => {
     ids.itemId = (await adjust(app, acme.storeId, { sku: 'CAP', locationId: location, delta: 5 })).id;
     ids.shipmentId = (await createShipment(app, acme.storeId, { locationId: location, items: [{ productId: product, quantity: 3 }] })).id;
     ids.location = location;
+    // Several subscriptions: the DELETE route's valid cases remove some, the other routes keep finding one.
+    for (let i = 0; i < 8; i++) {
+      const hook = await createWebhook(app, acme, { callback: { url: 'http://127.0.0.1:9/fuzz', auth: null }, topic: 'return' });
+      expect(hook.status).toBe(201);
+      webhookIds.push(hook.body.webhook.id);
+    }
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
     probe = new StateProbe(app.databaseUrl);
@@ -75,6 +83,8 @@ describe('fuzz: every /v2.2 route', () => {
   function idFor(name: string, path: string): fc.Arbitrary<string> | undefined {
     if (name === 'storeId') return fc.constant(acme.storeId);
     if (name === 'returnId') return fc.constant(ids.returnId!);
+    if (name === 'webhookId') return fc.constantFrom(...webhookIds);
+    if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://93.184.215.14/hook');
     if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : ids.itemId!);
     if (name === 'location_id') return fc.constant(ids.location!);
     if (name === 'externalOrderId') return fc.constant('FUZZ-1');
