@@ -1,15 +1,13 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, Agent, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PgBoss } from 'pg-boss';
 import { loadConfig } from '../platform/config.js';
-import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
+import { freePort } from '../platform/db/embedded-postgres.js';
 import { createLogger } from '../platform/logger.js';
 import { publish } from '../platform/outbox.js';
-import { startService } from '../server/main.js';
+import { startRuntime } from '../server/runtime.js';
+import { createBenchAccount, withBenchBed } from './support/compare.js';
+import { startProcess, stopProcess } from './support/processes.js';
 import { ReturnUpdated, type ReturnEventData } from '../subgraphs/returns/public.js';
 
 /*
@@ -139,79 +137,63 @@ const keyOf = (body: string) => {
 
 async function main() {
   const logger = createLogger('warn');
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  const db = await startEmbeddedPostgres({ dataDir, logger, durable: true });
-  const rows: [string, Figures, Figures][] = [];
-  try {
+  const results: [string, Figures, Figures][] = [];
+  await withBenchBed('webhooks', async (bed) => {
+    await bed.client.connect();
     for (const subscriptions of [1, 10]) {
       const eventsPerSecond = RATE / subscriptions;
-      // The service: as `npm start` runs it, on a fresh database each case.
       const database = `bench_${subscriptions}`;
-      const admin = new (await import('pg')).default.Client({ connectionString: db.url });
-      await admin.connect();
-      await admin.query(`create database ${database}`);
-      await admin.end();
-      const url = db.url.replace(/\/[^/?]+(\?|$)/, `/${database}$1`);
-      const config = loadConfig({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-      const service = await startService(config, logger, 'all');
-      const { storeId, apiSecret } = await service.runtime.accounts.createAccount({ name: 'Bench', storeName: 'Bench store' });
+      await bed.client.query(`create database ${database}`);
+      const url = bed.db.url.replace(/\/[^/?]+(\?|$)/, `/${database}$1`);
+      const adminToken = 'bench-admin-token-0123456789abcdef';
+      // The service as `npm start` runs it, in its own process: REST and the webhook workers.
+      const port = await freePort();
+      const service = await startProcess('dist/server/main.js', ['all'], { DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', ADMIN_TOKEN: adminToken, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, port);
+      bed.children.push(service);
+      const base = `http://127.0.0.1:${port}`;
+      const { storeId, apiSecret } = await createBenchAccount(base, adminToken);
       const receivers = await startReceivers(subscriptions, keyOf);
       for (const target of receivers.urls) {
-        const res = await fetch(`http://127.0.0.1:${service.port}/v2.2/stores/${storeId}/webhooks`, {
+        const res = await fetch(`${base}/v2.2/stores/${storeId}/webhooks`, {
           method: 'POST',
           headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' },
           body: JSON.stringify({ webhook: { callback: { url: target, auth: { bearer: { token: 'bench-token' } } }, topic: 'return' } }),
         });
         if (res.status !== 201) throw new Error(`subscription: ${res.status} ${await res.text()}`);
       }
-      const { boss, platformOrm } = service.runtime;
+      // The producer: a process of the service without workers (the returns subgraph's runtime), committing through the outbox.
+      const producer = await startRuntime(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', ADMIN_TOKEN: adminToken }), logger, { role: 'subgraph', subgraph: 'returns' });
       const serviceFigures = await drive(eventsPerSecond, subscriptions, receivers, (batch) =>
-        platformOrm.em.fork().transactional(async (em) => {
+        producer.platformOrm.em.fork().transactional(async (em) => {
           await publish(
-            boss,
+            producer.boss,
             em,
             ReturnUpdated,
             batch.map((b) => ({ storeId, subjectId: b.subject, data: { return: { id: b.subject, n: b.n, status: 'open' }, order: { id: 'ord_bench' } } as unknown as ReturnEventData })),
           );
         }),
       );
-      await service.stop();
+      await stopProcess(service);
       await receivers.close();
 
-      // The baseline: a pg-boss queue and a worker that POSTs each job's body, nothing else.
+      // The baseline: a bare pg-boss worker in its own process, fed at the same rate (one job per subscription per change).
       const baseReceivers = await startReceivers(subscriptions, keyOf);
-      const baseline = new PgBoss({ connectionString: url, schema: 'pgboss', max: 10, useListenNotify: true, supervise: true });
-      await baseline.start();
-      const queue = 'bench-baseline';
-      await baseline.createQueue(queue);
-      const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-      const post = (target: string, body: string) =>
-        new Promise<void>((resolve) => {
-          const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-            res.resume();
-            res.on('end', resolve);
-          });
-          req.on('error', () => resolve());
-          req.end(body);
-        });
-      await baseline.work<{ url: string; body: string }>(queue, { batchSize: 500, localConcurrency: 4, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-        await Promise.all(jobs.map((j) => post(j.data.url, j.data.body)));
-      });
+      const basePort = await freePort();
+      const baseline = await startProcess('dist/bench/webhooks-baseline.js', [], { DATABASE_URL: url, PORT: String(basePort), QUEUE: 'bench-baseline' }, basePort);
+      bed.children.push(baseline);
       const baselineFigures = await drive(eventsPerSecond, subscriptions, baseReceivers, async (batch) => {
         const jobs = batch.flatMap((b) =>
           baseReceivers.urls.map((target) => ({ data: { url: target, body: JSON.stringify({ type: 'updated', at: new Date().toISOString(), merchantName: 'Bench store', return: { id: b.subject, n: b.n, status: 'open' }, order: { id: 'ord_bench' } }) } })),
         );
-        await baseline.insert(queue, jobs);
+        await producer.boss.insert('bench-baseline', jobs);
       });
-      await baseline.stop({ graceful: true, close: true });
-      agent.destroy();
+      await stopProcess(baseline);
       await baseReceivers.close();
-      rows.push([`${subscriptions} subscription${subscriptions > 1 ? 's' : ''}, ${eventsPerSecond} changes/s over ${SUBJECTS} subjects`, serviceFigures, baselineFigures]);
+      await producer.close();
+      results.push([`${subscriptions} subscription${subscriptions > 1 ? 's' : ''}, ${eventsPerSecond} changes/s over ${SUBJECTS} subjects`, serviceFigures, baselineFigures]);
     }
-  } finally {
-    await db.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
+  const rows = results;
   const row = (name: string, f: Figures) => `${name.padEnd(28)} ${f.deliveries} deliveries, ${f.perSecond.toFixed(0)}/s, commit -> delivered p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms`;
   for (const [name, s, b] of rows) {
     console.log(name);
