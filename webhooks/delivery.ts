@@ -62,7 +62,7 @@ export class Deliverer {
     private readonly box: SecretBox,
     private readonly config: DeliveryConfig,
     private readonly logger: Logger,
-    private readonly concurrency = 256,
+    private readonly concurrency = 512,
   ) {
     // Long enough for the request and the recording of its outcome.
     this.leaseMs = config.webhookTimeoutMs * 2 + 5000;
@@ -105,7 +105,7 @@ export class Deliverer {
           this.logger.error({ err }, 'webhook claim failed');
         }
       }
-      if (claimed === 0 || this.inFlight >= this.concurrency) await this.idle(claimed === 0 ? 50 : 1000);
+      if (claimed === 0 || this.inFlight >= this.concurrency) await this.idle(claimed === 0 ? 20 : 1000);
     }
   }
 

@@ -68,7 +68,7 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
       } catch (err) {
         logger.error({ err }, 'webhook fan-out failed');
       }
-      if (!moved) await new Promise((r) => setTimeout(r, 50));
+      if (!moved) await new Promise((r) => setTimeout(r, 20));
     }
   })();
   const sweeper = setInterval(() => void sweep(orm, WEBHOOK_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
