@@ -56,6 +56,10 @@ export const ID_PREFIX = {
   inboundShipment: 'inb',
   inboundShipmentItem: 'ini',
   webhook: 'whk',
+  template: 'tpl',
+  flow: 'flw',
+  flowRun: 'frn',
+  message: 'msg',
   request: 'req',
 } as const;
 

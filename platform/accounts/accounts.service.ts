@@ -135,6 +135,12 @@ export class AccountsService {
     return rows.length > 0;
   }
 
+  /** Store names by id (a message template's `store.name`). */
+  async storeNames(storeIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await sql<{ id: string; name: string }>(this.em(), 'select id, name from store where id = any($1)', [storeIds]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   async accountCount(): Promise<number> {
     const [row] = await sql<{ n: string }>(this.em(), 'select count(*) as n from account');
     return Number(row?.n ?? 0);
