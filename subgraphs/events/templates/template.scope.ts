@@ -3,7 +3,8 @@ import type { CustomerRow } from '../customer.service.js';
 import type { TemplateScope } from './template.render.js';
 
 /** What a template sees of a real event, its customer and the store (decisions section 16). */
-export function templateScope(event: CustomEventRow | null, customer: CustomerRow, store: { id: string; name: string }, sample: TemplateScope['event']): TemplateScope {
+/** `sample` stands in for the event when there is none (a preview for a customer only). */
+export function templateScope(event: CustomEventRow | null, customer: CustomerRow, store: { id: string; name: string }, sample: TemplateScope['event'] | null): TemplateScope {
   return {
     event: event
       ? {
@@ -15,7 +16,7 @@ export function templateScope(event: CustomEventRow | null, customer: CustomerRo
           data: event.data,
           extra: event.extra,
         }
-      : sample,
+      : (sample ?? { name: '', timestamp: '', value: null, valueCurrency: null, uniqueId: null, data: {}, extra: null }),
     customer: {
       id: customer.id,
       email: customer.email,
