@@ -32,7 +32,11 @@ function createServices(deps: SubgraphDeps) {
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
   // The key is read (or made) once per process, on first use.
   let box: Promise<SecretBox> | undefined;
-  const openBox = () => (box ??= SecretBox.open(deps.accounts));
+  const openBox = () =>
+    (box ??= SecretBox.open(deps.accounts).catch((err: unknown) => {
+      box = undefined; // a failed read is retried by the next caller
+      throw err;
+    }));
   const flows = new FlowService(deps.orm, {
     templates,
     box: openBox,

@@ -61,6 +61,7 @@ interface StepContext {
   event: CustomEventRow;
   store: { id: string; name: string };
   definition: FlowDefinition;
+  box: SecretBox;
 }
 
 interface Recorded {
@@ -162,8 +163,10 @@ export class FlowRunner {
    * message row and the webhook id stay the same).
    */
   async advance(job: FlowStepJob): Promise<void> {
-    // Read before the transaction: the store belongs to the platform's own database connection.
+    // Read before the transaction: the store name and the secret box key.
+    // (Both belong to the platform's database connection, which a query inside this subgraph's transaction cannot use.)
     const store = { id: job.storeId, name: await this.storeName(job.storeId) };
+    const box = await this.deps.box();
     await this.deps.orm.em.fork().transactional(async (tx) => {
       const [run] = await sql<RunState>(
         tx,
@@ -179,7 +182,7 @@ export class FlowRunner {
       let resumed = run.status === 'WAITING';
       while (path !== null) {
         const step = stepAt(definition.steps, path)!;
-        const outcome = await this.step(tx, { run, event: event!, store, definition }, step, path, resumed, attempt);
+        const outcome = await this.step(tx, { run, event: event!, store, definition, box }, step, path, resumed, attempt);
         resumed = false;
         await this.record(tx, run.id, outcome.record);
         if (outcome.kind === 'wait') {
@@ -318,9 +321,8 @@ export class FlowRunner {
     );
   }
 
-  private async webhook(em: EntityManager, { run, event }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
+  private async webhook(em: EntityManager, { run, event, box }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
     const type = STEP_TYPE[step.type];
-    const box = await this.deps.box();
     const [secretRow] = await sql<{ signingSecret: string }>(em, 'select signing_secret as "signingSecret" from flow where id = $1', [run.flowId]);
     const [customer] = await this.deps.customers.findByIds([run.customerId]);
     const body = JSON.stringify({ type: 'flow.webhook', at: new Date().toISOString(), flowId: run.flowId, runId: run.id, event: eventPayload(event), customer: customerPayload(customer!) });
