@@ -53,11 +53,18 @@ async function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEven
   return results;
 }
 
+/** The batch in one transaction; when it fails, each job on its own so one run cannot hold the others back. */
 async function advanceRuns(runner: FlowRunner, jobs: BatchJob<FlowStepJob>[], logger: Logger): Promise<JobResult[]> {
+  try {
+    await runner.advance(jobs.map((job) => job.data));
+    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+  } catch (err) {
+    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow step batch failed; advancing its runs one by one');
+  }
   const results: JobResult[] = [];
   for (const job of jobs) {
     try {
-      await runner.advance(job.data);
+      await runner.advance([job.data]);
       results.push({ id: job.id, status: 'completed' });
     } catch (err) {
       logger.error({ err, jobId: job.id, runId: job.data.runId }, 'flow step failed');

@@ -9,7 +9,8 @@ import type { PgBoss } from '../../../platform/queue.js';
 import type { SecretBox } from '../../../platform/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
-import type { CustomerService } from '../customer.service.js';
+import type { CustomerRow, CustomerService } from '../customer.service.js';
+import type { TemplateRow } from '../templates/template.service.js';
 import { SegmentCompiler } from '../segment.query.js';
 import { TemplateRenderError, type TemplateScope } from '../templates/template.render.js';
 import { templateScope } from '../templates/template.scope.js';
@@ -59,6 +60,8 @@ interface RunState {
 interface StepContext {
   run: RunState;
   event: CustomEventRow;
+  customer: CustomerRow;
+  batch: BatchWrites;
   store: { id: string; name: string };
   definition: FlowDefinition;
   box: SecretBox;
@@ -156,59 +159,64 @@ export class FlowRunner {
   }
 
   /**
-   * Runs a run forward from its position until it waits, ends or fails. The
-   * run row stays locked meanwhile, so a duplicated job waits and then finds
-   * a new token. Sends happen inside: a crash after a send and before the
-   * commit sends that step again when the job is retried (at least once; the
-   * message row and the webhook id stay the same).
+   * Runs each job's run forward from its position until it waits, ends or
+   * fails, all in one transaction (one commit for the batch: a commit per run
+   * was what bounded the throughput). The runs stay locked meanwhile, so a
+   * duplicated job in another batch waits and then finds a new token. Sends
+   * happen inside: if the transaction fails after a send, the job is retried
+   * and that step sends again (at least once; the message row and the webhook
+   * id stay the same).
    */
-  async advance(job: FlowStepJob): Promise<void> {
-    // Read before the transaction: the store name and the secret box key.
-    // (Both belong to the platform's database connection, which a query inside this subgraph's transaction cannot use.)
-    const store = { id: job.storeId, name: await this.storeName(job.storeId) };
+  async advance(jobs: FlowStepJob[]): Promise<void> {
+    // Read before the transaction: the store names and the secret box key belong to the platform's
+    // own connection, which a query inside this subgraph's transaction cannot use.
+    const stores = new Map<string, { id: string; name: string }>();
+    for (const storeId of new Set(jobs.map((j) => j.storeId))) stores.set(storeId, { id: storeId, name: await this.storeName(storeId) });
     const box = await this.deps.box();
     await this.deps.orm.em.fork().transactional(async (tx) => {
-      const [run] = await sql<RunState>(
+      const runs = await sql<RunState>(
         tx,
         `select id, store_id as "storeId", flow_id as "flowId", version, customer_id as "customerId", event_id as "eventId", status,
-           next_path as "nextPath", step_token as "stepToken", attempt from flow_run where id = $1 for update`,
-        [job.runId],
+           next_path as "nextPath", step_token as "stepToken", attempt from flow_run where id = any($1) order by id for update`,
+        [[...new Set(jobs.map((j) => j.runId))]],
       );
-      if (!run || run.stepToken !== job.token || !(run.status === 'RUNNING' || run.status === 'WAITING')) return;
-      const definition = await this.definition(tx, run.flowId, run.version);
-      const [event] = await this.deps.events.findByIds([run.eventId]);
-      let path = run.nextPath;
-      let attempt = run.attempt;
-      let resumed = run.status === 'WAITING';
-      while (path !== null) {
-        const step = stepAt(definition.steps, path)!;
-        const outcome = await this.step(tx, { run, event: event!, store, definition, box }, step, path, resumed, attempt);
-        resumed = false;
-        await this.record(tx, run.id, outcome.record);
-        if (outcome.kind === 'wait') {
-          const token = randomUUID();
-          await sql(tx, `update flow_run set status = 'WAITING', next_path = $2, step_token = $3, attempt = $4 where id = $1`, [run.id, path, token, outcome.attempt]);
-          await enqueueInTransaction<FlowStepJob>(this.deps.boss, tx, FLOW_STEPS_QUEUE, [{ runId: run.id, storeId: run.storeId, token }], { startAfter: outcome.resumeAt });
-          return;
-        }
-        if (outcome.kind === 'fail') {
-          await sql(tx, `update flow_run set status = 'FAILED', next_path = $2, attempt = 0, finished_at = clock_timestamp() where id = $1`, [run.id, path]);
-          return;
-        }
-        path = outcome.next;
-        attempt = 0;
+      const tokens = new Set(jobs.map((j) => `${j.runId} ${j.token}`));
+      // A run moves once per batch, whatever copies of its job the batch holds; a stale token does nothing.
+      const live = runs.filter((run) => tokens.has(`${run.id} ${run.stepToken}`) && (run.status === 'RUNNING' || run.status === 'WAITING'));
+      if (!live.length) return;
+      const events = new Map((await this.deps.events.findByIds(live.map((r) => r.eventId))).map((e) => [e.id, e]));
+      const customers = new Map((await this.deps.customers.findByIds([...new Set(live.map((r) => r.customerId))])).map((c) => [c.id, c]));
+      const batch = new BatchWrites();
+      for (const run of live) {
+        const definition = await this.definition(tx, run.flowId, run.version);
+        await this.advanceRun(tx, { run, event: events.get(run.eventId)!, customer: customers.get(run.customerId)!, store: stores.get(run.storeId)!, definition, box, batch });
       }
-      await sql(tx, `update flow_run set status = 'COMPLETED', next_path = null, attempt = 0, finished_at = clock_timestamp() where id = $1`, [run.id]);
+      await batch.flush(tx, this.deps.boss);
     });
   }
 
-  private async record(em: EntityManager, runId: string, r: Recorded): Promise<void> {
-    await sql(
-      em,
-      `insert into flow_run_step (run_id, path, type, status, detail) values ($1, $2, $3, $4, $5)
-       on conflict (run_id, path) do update set status = excluded.status, detail = excluded.detail, at = clock_timestamp()`,
-      [runId, r.path, r.type, r.status, r.detail],
-    );
+  private async advanceRun(tx: EntityManager, ctx: StepContext): Promise<void> {
+    const { run, definition, batch } = ctx;
+    let path = run.nextPath;
+    let attempt = run.attempt;
+    let resumed = run.status === 'WAITING';
+    while (path !== null) {
+      const step = stepAt(definition.steps, path)!;
+      const outcome = await this.step(tx, ctx, step, path, resumed, attempt);
+      resumed = false;
+      batch.steps.push({ runId: run.id, ...outcome.record });
+      if (outcome.kind === 'wait') {
+        batch.runs.push({ id: run.id, storeId: run.storeId, status: 'WAITING', nextPath: path, token: randomUUID(), attempt: outcome.attempt, resumeAt: outcome.resumeAt });
+        return;
+      }
+      if (outcome.kind === 'fail') {
+        batch.runs.push({ id: run.id, storeId: run.storeId, status: 'FAILED', nextPath: path, token: run.stepToken, attempt: 0 });
+        return;
+      }
+      path = outcome.next;
+      attempt = 0;
+    }
+    batch.runs.push({ id: run.id, storeId: run.storeId, status: 'COMPLETED', nextPath: null, token: run.stepToken, attempt: 0 });
   }
 
   /** Store names change rarely; a minute-old name in a message is acceptable, a query per step is not. */
@@ -248,7 +256,7 @@ export class FlowRunner {
       }
       case 'send_email':
       case 'send_sms':
-        return this.send(em, ctx, step, path, attempt, after);
+        return this.send(ctx, step, path, attempt, after);
       case 'webhook':
         return this.webhook(em, ctx, step, path, attempt, after);
     }
@@ -270,8 +278,7 @@ export class FlowRunner {
 
 
   private async send(
-    em: EntityManager,
-    { run, event, store }: StepContext,
+    ctx: StepContext,
     step: Extract<FlowStep, { type: 'send_email' | 'send_sms' }>,
     path: string,
     attempt: number,
@@ -279,15 +286,15 @@ export class FlowRunner {
   ): Promise<Outcome> {
     const type = STEP_TYPE[step.type];
     const channel = step.type === 'send_email' ? MessageChannel.EMAIL : MessageChannel.SMS;
-    const [customer] = await this.deps.customers.findByIds([run.customerId]);
-    const to = channel === MessageChannel.EMAIL ? customer!.email : customer!.phoneNumber;
+    const { run, event, store, customer } = ctx;
+    const to = channel === MessageChannel.EMAIL ? customer.email : customer.phoneNumber;
     if (!to) return { kind: 'next', next: after(), record: { path, type, status: 'SKIPPED', detail: channel === MessageChannel.EMAIL ? 'no email address' : 'no phone number' } };
-    const template = await this.deps.templates.find(step.templateId);
+    const template = await ctx.batch.template(step.templateId, (id) => this.deps.templates.find(id));
     if (!template || template.channel !== channel) return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `template ${step.templateId} is gone or no longer ${channel}` } };
     let subject: string | null;
     let body: string;
     try {
-      const scope: TemplateScope = templateScope(event, customer!, store, null);
+      const scope: TemplateScope = templateScope(event, customer, store, null);
       subject = channel === MessageChannel.EMAIL && template.subject ? await this.deps.templates.engine.render(template.subject, scope) : null;
       body = await this.deps.templates.engine.render(template.body, scope);
     } catch (err) {
@@ -298,34 +305,19 @@ export class FlowRunner {
     const result = await provider.send({ channel, to, subject, body });
     if (!result.ok) {
       const outcome = this.retryOrFail(path, type, attempt, result.error, result.retryAfterMs);
-      if (outcome.kind === 'fail') await this.message(em, run, path, { channel, to, subject, body, status: 'FAILED', provider: provider.name, error: result.error });
+      if (outcome.kind === 'fail') ctx.batch.messages.push({ runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, to, subject, body, status: 'FAILED', provider: provider.name, error: result.error });
       return outcome;
     }
-    await this.message(em, run, path, { channel, to, subject, body, status: result.status, provider: provider.name, error: null });
+    ctx.batch.messages.push({ runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, to, subject, body, status: result.status, provider: provider.name, error: null });
     return { kind: 'next', next: after(), record: { path, type, status: 'DONE', detail: `${result.status === 'SENT' ? 'sent' : 'recorded'} to ${to} (template ${template.id})` } };
   }
 
-  private async message(
-    em: EntityManager,
-    run: RunState,
-    path: string,
-    m: { channel: MessageChannel; to: string; subject: string | null; body: string; status: string; provider: string; error: string | null },
-  ): Promise<void> {
-    await sql(
-      em,
-      `insert into message (id, store_id, customer_id, flow_id, flow_run_id, step_path, channel, "to", subject, body, status, provider, error)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       on conflict (flow_run_id, step_path) do update set "to" = excluded."to", subject = excluded.subject, body = excluded.body,
-         status = excluded.status, provider = excluded.provider, error = excluded.error`,
-      [newId('message'), run.storeId, run.customerId, run.flowId, run.id, path, m.channel, m.to, m.subject, m.body, m.status, m.provider, m.error],
-    );
-  }
 
-  private async webhook(em: EntityManager, { run, event, box }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
+
+  private async webhook(em: EntityManager, { run, event, customer, box }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
     const type = STEP_TYPE[step.type];
     const [secretRow] = await sql<{ signingSecret: string }>(em, 'select signing_secret as "signingSecret" from flow where id = $1', [run.flowId]);
-    const [customer] = await this.deps.customers.findByIds([run.customerId]);
-    const body = JSON.stringify({ type: 'flow.webhook', at: new Date().toISOString(), flowId: run.flowId, runId: run.id, event: eventPayload(event), customer: customerPayload(customer!) });
+    const body = JSON.stringify({ type: 'flow.webhook', at: new Date().toISOString(), flowId: run.flowId, runId: run.id, event: eventPayload(event), customer: customerPayload(customer) });
     const result = await deliver({
       url: step.url,
       body,
@@ -340,5 +332,85 @@ export class FlowRunner {
     const error = result.error ?? (result.status ? `HTTP ${result.status}` : 'failed');
     if (result.outcome === 'refused') return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `refused: ${error}` } };
     return this.retryOrFail(path, type, attempt, result.status ? `HTTP ${result.status}` : error, result.retryAfterMs);
+  }
+}
+
+interface RunUpdate {
+  id: string;
+  storeId: string;
+  status: RunStatus;
+  nextPath: string | null;
+  token: string;
+  attempt: number;
+  /** WAITING: when the job that continues the run is due. */
+  resumeAt?: Date;
+}
+
+interface MessageWrite {
+  runId: string;
+  storeId: string;
+  customerId: string;
+  flowId: string;
+  path: string;
+  channel: MessageChannel;
+  to: string;
+  subject: string | null;
+  body: string;
+  status: string;
+  provider: string;
+  error: string | null;
+}
+
+/** What a batch of runs wrote, flushed with one statement per table at the end of the batch's transaction. */
+class BatchWrites {
+  readonly steps: ({ runId: string } & Recorded)[] = [];
+  readonly runs: RunUpdate[] = [];
+  readonly messages: MessageWrite[] = [];
+  private readonly templates = new Map<string, Promise<TemplateRow | null>>();
+
+  /** Each template read once per batch. */
+  template(id: string, load: (id: string) => Promise<TemplateRow | null>): Promise<TemplateRow | null> {
+    let t = this.templates.get(id);
+    if (!t) this.templates.set(id, (t = load(id)));
+    return t;
+  }
+
+  async flush(em: EntityManager, boss: PgBoss): Promise<void> {
+    const col = <T, K extends keyof T>(rows: T[], key: K) => rows.map((r) => r[key]);
+    if (this.steps.length) {
+      // clock_timestamp() per row keeps the recorded order of a run's steps.
+      await sql(
+        em,
+        `insert into flow_run_step (run_id, path, type, status, detail)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         on conflict (run_id, path) do update set status = excluded.status, detail = excluded.detail, at = clock_timestamp()`,
+        [col(this.steps, 'runId'), col(this.steps, 'path'), col(this.steps, 'type'), col(this.steps, 'status'), col(this.steps, 'detail')],
+      );
+    }
+    if (this.messages.length) {
+      const m = this.messages;
+      await sql(
+        em,
+        `insert into message (id, store_id, customer_id, flow_id, flow_run_id, step_path, channel, "to", subject, body, status, provider, error)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+         on conflict (flow_run_id, step_path) do update set "to" = excluded."to", subject = excluded.subject, body = excluded.body,
+           status = excluded.status, provider = excluded.provider, error = excluded.error`,
+        [m.map(() => newId('message')), col(m, 'storeId'), col(m, 'customerId'), col(m, 'flowId'), col(m, 'runId'), col(m, 'path'), col(m, 'channel'), col(m, 'to'), col(m, 'subject'), col(m, 'body'), col(m, 'status'), col(m, 'provider'), col(m, 'error')],
+      );
+    }
+    if (this.runs.length) {
+      const r = this.runs;
+      await sql(
+        em,
+        `update flow_run f set status = u.status, next_path = u.next_path, step_token = u.token, attempt = u.attempt,
+           finished_at = case when u.status in ('COMPLETED', 'FAILED', 'EXITED') then clock_timestamp() end
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) u(id, status, next_path, token, attempt)
+         where f.id = u.id`,
+        [col(r, 'id'), col(r, 'status'), col(r, 'nextPath'), col(r, 'token'), col(r, 'attempt')],
+      );
+      for (const w of r.filter((u) => u.resumeAt)) {
+        await enqueueInTransaction<FlowStepJob>(boss, em, FLOW_STEPS_QUEUE, [{ runId: w.id, storeId: w.storeId, token: w.token }], { startAfter: w.resumeAt });
+      }
+    }
   }
 }
