@@ -11,7 +11,9 @@ import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runn
 export const FLOW_TRIGGERS_QUEUE = 'flow-triggers';
 
 export async function createFlowQueues(boss: PgBoss): Promise<void> {
+  // notify: a worker wakes when a job is inserted instead of at its next poll (each stage of a run would add half a poll).
   await subscribeQueue(boss, FLOW_TRIGGERS_QUEUE, [CustomEventCreated], {
+    notify: true,
     retryLimit: 10,
     retryDelay: 2,
     retryBackoff: true,
@@ -21,7 +23,7 @@ export async function createFlowQueues(boss: PgBoss): Promise<void> {
   });
   // Waits are delayed jobs of up to 90 days: they are kept (retention) far beyond that. A step job whose worker
   // died is taken again after its claim expires (sends are bounded by their timeouts).
-  const steps = { retentionSeconds: OUTBOX_RETENTION_SECONDS, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300, ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)) };
+  const steps = { notify: true, retentionSeconds: OUTBOX_RETENTION_SECONDS, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300, ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)) };
   if (!(await boss.getQueue(FLOW_STEPS_QUEUE))) await boss.createQueue(FLOW_STEPS_QUEUE, steps);
   else await boss.updateQueue(FLOW_STEPS_QUEUE, steps);
 }
@@ -77,13 +79,14 @@ async function advanceRuns(runner: FlowRunner, jobs: BatchJob<FlowStepJob>[], lo
 export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunner, logger: Logger): Promise<void> {
   await boss.work<OutboxEvent>(
     FLOW_TRIGGERS_QUEUE,
-    { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, burstWhenBatchFull: true },
     (jobs) => startRuns(orm, runner, jobs, logger),
   );
-  // Two lanes: a slow provider holds one run, not every run of the process.
+  // Two lanes: a slow provider holds one batch, not every run of the process. A wait's job becomes due
+  // without a notification, so the backstop poll stays at half a second.
   await boss.work<FlowStepJob>(
     FLOW_STEPS_QUEUE,
-    { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     (jobs) => advanceRuns(runner, jobs, logger),
   );
 }

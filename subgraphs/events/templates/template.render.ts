@@ -71,8 +71,17 @@ export class TemplateEngine {
     }
   }
 
+  /** Parsed templates by text: a flow renders the same few templates for every run. Bounded, oldest dropped first. */
+  private readonly parsed = new Map<string, Template[]>();
+
   parse(text: string): Template[] {
-    return this.liquid.parse(text);
+    let templates = this.parsed.get(text);
+    if (!templates) {
+      templates = this.liquid.parse(text);
+      if (this.parsed.size >= 500) this.parsed.delete(this.parsed.keys().next().value!);
+      this.parsed.set(text, templates);
+    }
+    return templates;
   }
 
   /** Renders with the limits; undefined values render empty. */
