@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 
 /**
  * Every setting the service reads from the environment, in one typed place.
@@ -15,9 +17,21 @@ export interface Config {
   nodeEnv: string;
   isProduction: boolean;
   logLevel: string;
+  /** `json` (for machines), `pretty` (for people), or `auto`: pretty when stdout is a terminal. */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /**
+   * How long the database may stay unreachable before the process exits (code 1) for its supervisor
+   * to restart it; meanwhile `/readyz` says not ready and API calls answer 503 (0: never exit).
+   */
+  databaseLostExitMs: number;
+  /** Set by npm when a script started us: the process then stops when npm goes away. */
+  startedByNpm: boolean;
   eventsRateLimitPerSecond: number;
   /** Event creation answers 503 while more accepted events than this wait for processing (0: never). */
   eventsMaxBacklog: number;
+  /** Jobs a custom-event worker takes per fetch (one transaction each), and how many batches it runs at once. */
+  eventsBatchSize: number;
+  eventsWorkerConcurrency: number;
   compatRateLimitPerMinute: number;
   apiRateLimitPerMinute: number;
   webhookAllowedHosts: string[];
@@ -43,6 +57,9 @@ export interface Config {
 export const SUBGRAPH_NAMES = ['returns', 'inventory', 'events'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
+/** A start-up problem the operator must fix (a setting, a port, a directory): its message says what to do. */
+export class StartupError extends Error {}
+
 type Env = Record<string, string | undefined>;
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
@@ -50,7 +67,7 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
-    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+    throw new StartupError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return value;
 }
@@ -64,11 +81,24 @@ function list(env: Env, name: string, fallback: string): string[] {
 
 const DEFAULT_RETRY_SCHEDULE = '30,120,600,1800,3600,7200,21600,43200';
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * The process environment over the `.env` file of the working directory (when there is one):
+ * a variable set in the environment wins over the same one in the file.
+ */
+export function environment(env: Env = process.env, envFile = '.env'): Env {
+  if (!existsSync(envFile)) return env;
+  return { ...parseEnv(readFileSync(envFile, 'utf8')), ...env };
+}
+
+const LOG_FORMATS = ['json', 'pretty', 'auto'] as const;
+
+export function loadConfig(env: Env = environment()): Config {
+  const logFormat = env.LOG_FORMAT || 'auto';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new StartupError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
   const nodeEnv = env.NODE_ENV ?? 'development';
   const retry = list(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE).map(Number);
   if (retry.some((n) => !Number.isFinite(n) || n < 0)) {
-    throw new Error('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of seconds');
+    throw new StartupError('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of seconds');
   }
   const subgraphPorts = {
     returns: int(env, 'RETURNS_SUBGRAPH_PORT', 4001, 1),
@@ -77,7 +107,8 @@ export function loadConfig(env: Env = process.env): Config {
   };
   return {
     port: int(env, 'PORT', 4000),
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless told otherwise: a developer's demo credentials stay off the local network.
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || '.data'),
     adminToken: env.ADMIN_TOKEN || undefined,
@@ -85,8 +116,13 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     isProduction: nodeEnv === 'production',
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat as Config['logFormat'],
+    databaseLostExitMs: int(env, 'DATABASE_LOST_EXIT_MS', 60_000, 0),
+    startedByNpm: Boolean(env.npm_lifecycle_event),
     eventsRateLimitPerSecond: int(env, 'EVENTS_RATE_LIMIT_PER_SECOND', 100, 1),
     eventsMaxBacklog: int(env, 'EVENTS_MAX_BACKLOG', 200_000, 0),
+    eventsBatchSize: int(env, 'EVENTS_BATCH_SIZE', 250, 1),
+    eventsWorkerConcurrency: int(env, 'EVENTS_WORKER_CONCURRENCY', 1, 1),
     compatRateLimitPerMinute: int(env, 'COMPAT_RATE_LIMIT_PER_MINUTE', 300, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),

@@ -53,13 +53,16 @@ export const ID_PREFIX = {
   location: 'loc',
   product: 'prd',
   inventoryItem: 'inv',
+  inventoryLevel: 'ivl',
   inboundShipment: 'inb',
   inboundShipmentItem: 'ini',
   webhook: 'whk',
+  webhookMessage: 'msg',
+  webhookAttempt: 'dlv',
   template: 'tpl',
   flow: 'flw',
   flowRun: 'frn',
-  message: 'msg',
+  flowMessage: 'fms',
   request: 'req',
 } as const;
 

@@ -1,18 +1,34 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
+export type LogFormat = 'json' | 'pretty' | 'auto';
+
+export interface LoggerOptions {
+  /** stderr keeps stdout clean for CLI output. */
+  stderr?: boolean;
+  /** Takes the lines elsewhere (tests read them); always JSON. */
+  destination?: DestinationStream;
+  /** `auto`: readable lines when the output is a terminal, JSON lines otherwise. */
+  format?: LogFormat;
+}
+
+/** Whether `format` means readable lines on the given output. */
+export function wantsPretty(format: LogFormat, stream: { isTTY?: boolean }): boolean {
+  return format === 'pretty' || (format === 'auto' && stream.isTTY === true);
+}
+
 /**
- * Structured JSON logs; request-scoped children carry `requestId`. `stderr` keeps stdout clean for
- * CLI output; `destination` takes the lines elsewhere (tests read them).
+ * Structured JSON logs for machines; request-scoped children carry `requestId`. People get
+ * readable lines (pino-pretty, written synchronously so nothing is lost at exit).
  */
-export function createLogger(level: string, options: { stderr?: boolean; destination?: DestinationStream } = {}): Logger {
-  return pino(
-    {
-      level,
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    options.destination ?? (options.stderr ? pino.destination(2) : undefined),
-  );
+export function createLogger(level: string, options: LoggerOptions = {}): Logger {
+  const stream = options.stderr ? process.stderr : process.stdout;
+  const settings = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  if (options.destination) return pino(settings, options.destination);
+  if (wantsPretty(options.format ?? 'json', stream)) {
+    return pino(settings, PinoPretty({ destination: options.stderr ? 2 : 1, sync: true, colorize: stream.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  }
+  return pino(settings, options.stderr ? pino.destination(2) : undefined);
 }

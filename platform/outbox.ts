@@ -25,6 +25,12 @@ export interface OutboxEvent<Type extends string = string, Data = unknown> {
   subjectId: string;
   /** When the change committed (RFC 3339). */
   occurredAt: string;
+  /**
+   * Position in the commit order of the changes of one subject (`platform.outbox_sequence`, drawn
+   * under the subject's row lock): ordered consumers (webhooks) sort on it. Absent on events
+   * published before it existed.
+   */
+  sequence?: number;
   data: Data;
 }
 
@@ -70,8 +76,15 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
   if (!em.isInTransaction()) throw new Error(`outbox event ${contract.type} published outside a transaction`);
   if (!events.length) return [];
   const occurredAt = new Date().toISOString();
+  // One round trip for the subscribed queues and the events' sequence numbers.
+  const [found] = await sql<{ queues: string[]; sequences: string[] }>(
+    em,
+    `select array(select name from ${QUEUE_SCHEMA}.subscription where event = $1) as queues,
+            array(select nextval('platform.outbox_sequence') from generate_series(1, $2::int)) as sequences`,
+    [contract.type, events.length],
+  );
   const full = events.map(
-    (e): OutboxEvent<TypeOf<C>, DataOf<C>> => ({
+    (e, i): OutboxEvent<TypeOf<C>, DataOf<C>> => ({
       id: `evt_${ulid()}`,
       type: contract.type as TypeOf<C>,
       version: contract.version,
@@ -79,11 +92,11 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
       subjectType: contract.subjectType,
       subjectId: e.subjectId,
       occurredAt,
+      sequence: Number(found!.sequences[i]),
       data: e.data,
     }),
   );
-  const queues = await sql<{ name: string }>(em, `select name from ${QUEUE_SCHEMA}.subscription where event = $1`, [contract.type]);
-  for (const { name } of queues) await boss.insert(name, full.map((data) => ({ data })), { db: transactionDb(em) });
+  for (const name of found!.queues) await boss.insert(name, full.map((data) => ({ data })), { db: transactionDb(em) });
   return full;
 }
 

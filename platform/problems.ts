@@ -46,6 +46,7 @@ export const PROBLEMS = {
     'The order update would take away returned units',
     'A line of the order has units in returns, and the update drops the line or lowers its quantity below those units. Keep the line with at least that quantity, or reject or reset the returns first.',
   ],
+  'webhook-not-found': ['Webhook subscription not found', 'No webhook subscription with this id is visible to these credentials: it does not exist, was deleted, or belongs to another account.'],
   'return-not-found': ['Return not found', 'No return with this id is visible to these credentials.'],
   'quantity-not-returnable': [
     'Quantity not returnable',
@@ -65,6 +66,7 @@ export const PROBLEMS = {
   'product-not-found': ['Product not found', 'The store has no product with this id or sku.'],
   'inbound-shipment-not-found': ['Inbound shipment not found', 'The store has no inbound shipment with this id.'],
   'inventory-item-not-found': ['Inventory item not found', 'The store has no inventory item with this id.'],
+  'inventory-level-not-found': ['Inventory level not found', 'The store has no inventory level (a product at a location) with this id.'],
   'insufficient-stock': ['Not enough stock', 'The change would take the stock of the item at the location below zero; `detail` says what is on hand.'],
   'quantity-out-of-range': ['Quantity out of range', 'The change would take a running total beyond what it can hold (2,147,483,647 units); `detail` names the total.'],
   'quantity-exceeds-expected': ['More units reported than the shipment expects', 'Received, damaged and missing units of a shipment line together may not exceed the quantity it expects.'],

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../platform/project-root.js';
 import { documentText, type JsonObject } from './openapi.js';
+import { compatDocument } from './compat/openapi.js';
 import { v2Document } from './v2/openapi.js';
 
 /**
@@ -18,7 +19,10 @@ export interface ApiDocument {
   build(): JsonObject;
 }
 
-export const API_DOCUMENTS: readonly ApiDocument[] = [{ file: 'v2.2.json', servedAt: '/v2.2/openapi.json', build: v2Document }];
+export const API_DOCUMENTS: readonly ApiDocument[] = [
+  { file: 'v2.2.json', servedAt: '/v2.2/openapi.json', build: v2Document },
+  { file: 'api-v1.json', servedAt: '/api/v1/openapi.json', build: compatDocument },
+];
 
 export const DOCUMENTS_DIR = join('docs', 'openapi');
 

@@ -41,6 +41,12 @@ export interface ApiDescription {
   commonHeaders?: Record<string, HeaderSpec>;
   /** How lists are paged: the parameters, the headers of a page, the problems of bad paging input. */
   pagination?: { parameters: ParameterSpec[]; headers: Record<string, HeaderSpec>; problems: ProblemsByStatus };
+  /**
+   * The status this API answers a problem with, when its error format moves it
+   * (Laravel answers validation with 422), or null when the API never answers it
+   * (a surface that ignores unknown parameters). Default: the problem's status.
+   */
+  problemStatus?(slug: ProblemSlug, status: number): number | null;
 }
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -104,13 +110,17 @@ function headersObject(components: Components, headers: Record<string, HeaderSpe
   return entries.length ? Object.fromEntries(entries.map(([name, h]) => [name, headerObject(components, h)])) : undefined;
 }
 
-function mergeProblems(...sets: ProblemsByStatus[]): [number, ProblemSlug[]][] {
+function mergeProblems(api: ApiDescription, ...sets: ProblemsByStatus[]): [number, ProblemSlug[]][] {
   const merged = new Map<number, ProblemSlug[]>();
   for (const set of sets) {
-    for (const [status, slugs] of Object.entries(set)) {
-      const list = merged.get(Number(status)) ?? [];
-      for (const slug of slugs ?? []) if (!list.includes(slug)) list.push(slug);
-      merged.set(Number(status), list);
+    for (const [declared, slugs] of Object.entries(set)) {
+      for (const slug of slugs ?? []) {
+        const status = api.problemStatus ? api.problemStatus(slug, Number(declared)) : Number(declared);
+        if (status === null) continue;
+        const list = merged.get(status) ?? [];
+        if (!list.includes(slug)) list.push(slug);
+        merged.set(status, list);
+      }
     }
   }
   return [...merged.entries()].sort(([a], [b]) => a - b);
@@ -153,8 +163,10 @@ function operationObject(components: Components, api: ApiDescription, method: st
       ...(response.schema ? { content: { 'application/json': { schema: components.schema(response.schema) } } } : {}),
     };
   }
-  for (const [status, slugs] of mergeProblems(pipelineProblems(path, spec, pagination?.problems), spec.problems ?? {})) {
-    responses[String(status)] = api.errorResponse(status, slugs, (schema) => components.schema(schema));
+  for (const [status, slugs] of mergeProblems(api, pipelineProblems(path, spec, pagination?.problems), spec.problems ?? {})) {
+    const error = api.errorResponse(status, slugs, (schema) => components.schema(schema));
+    const success = responses[String(status)] as JsonObject | undefined;
+    responses[String(status)] = success ? bothAnswers(success, error) : error;
   }
   return {
     operationId: spec.operationId,
@@ -174,6 +186,18 @@ function operationObject(components: Components, api: ApiDescription, method: st
       : {}),
     responses,
   };
+}
+
+/**
+ * One status that is both a route's own answer and a problem's (Loop answers
+ * some refusals itself with 422, and Laravel's validation with 422 too): either body.
+ */
+function bothAnswers(success: JsonObject, error: JsonObject): JsonObject {
+  const content: Record<string, JsonObject> = { ...(success.content as Record<string, JsonObject> | undefined) };
+  for (const [mediaType, media] of Object.entries((error.content ?? {}) as Record<string, JsonObject>)) {
+    content[mediaType] = content[mediaType] ? { schema: { anyOf: [content[mediaType].schema, media.schema] } } : media;
+  }
+  return { ...error, ...success, description: `${String(success.description)}; ${String(error.description)}`, content };
 }
 
 /** The OpenAPI 3.1 document of `table` (paths in Express syntax become templates: `:id` -> `{id}`). */

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { platformDbModule } from '../platform/accounts/index.js';
-import { loadConfig } from '../platform/config.js';
+import { environment, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
+import { embeddedUrl } from '../platform/db/embedded-postgres.js';
 import { createOrm, migrate } from '../platform/db/orm.js';
 import { AppError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
@@ -15,9 +16,12 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   create-store --account ID --name NAME
   create-secret --account ID [--scopes a,b]
   list-secrets --account ID
-  revoke-secret --account ID --prefix P
+  revoke-secret --account ID --prefix P        (P: the prefix list-secrets shows, or the whole secret)
   create-compat-key --store ID
+  list-accounts
+  list-stores --account ID
   admin-token
+  database-url                                  (the embedded PostgreSQL: for psql, or DATABASE_URL of another process)
 ${SEED_DEMO_USAGE}
 `;
 
@@ -32,7 +36,7 @@ function need(values: Record<string, string | boolean | undefined>, name: string
 class UsageError extends Error {}
 
 function human(result: Output): string {
-  if (Array.isArray(result)) return result.map((r) => human(r as Record<string, unknown>)).join('\n');
+  if (Array.isArray(result)) return result.map((r) => human(r as Record<string, unknown>)).join('\n\n');
   return Object.entries(result)
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(',') : String(v)}`)
     .join('\n');
@@ -54,14 +58,28 @@ async function main(): Promise<number> {
       help: { type: 'boolean', default: false },
     },
   });
-  const command = positionals[0];
+  const [command, ...stray] = positionals;
   if (!command || values.help) {
     process.stderr.write(USAGE);
     return command || values.help ? 0 : 2;
   }
-  const config = loadConfig();
+  // A word the command does not take (`[--store-name X]` pasted with its brackets) is a mistake, like an unknown flag.
+  if (stray.length) throw new UsageError(`unexpected argument${stray.length > 1 ? 's' : ''}: ${stray.map((w) => JSON.stringify(w)).join(' ')}`);
+  // The CLI is quiet unless LOG_LEVEL says otherwise.
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...environment() });
   // Logs go to stderr so `--json` output on stdout stays machine-readable.
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', { stderr: true });
+  const logger = createLogger(config.logLevel, { stderr: true, format: config.logFormat });
+  if (command === 'database-url') {
+    // The embedded server keeps its port per DATA_DIR: its URL holds whether it runs now or later.
+    let url = config.databaseUrl ?? embeddedUrl(config.dataDir);
+    if (!url) {
+      const database = await openDatabase(config, logger); // a new DATA_DIR: make the cluster, choose the port
+      url = database.url;
+      await database.stop();
+    }
+    process.stdout.write(values.json ? `${JSON.stringify({ databaseUrl: url })}\n` : `${url}\n`);
+    return 0;
+  }
   const database = await openDatabase(config, logger);
   const orm = await createOrm(database.url, platformDbModule, 2, logger);
   try {
@@ -86,6 +104,12 @@ async function main(): Promise<number> {
         break;
       case 'create-compat-key':
         result = await accounts.createCompatKey(need(values, 'store'));
+        break;
+      case 'list-accounts':
+        result = await accounts.listAccounts();
+        break;
+      case 'list-stores':
+        result = await accounts.listStores(need(values, 'account'));
         break;
       case 'admin-token':
         result = { adminToken: await accounts.adminToken(config.adminToken) };

@@ -17,10 +17,11 @@ import { locals, RequestLocals, toAppError } from '../rest-facade/pipeline/reque
 import { routeNotFound, routerError } from '../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../rest-facade/v2/index.js';
 import type { EventAcceptance } from '../subgraphs/events/public.js';
+import type { WebhookSubscriptions } from '../webhooks/public.js';
 import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
-import { httpMetrics, metricsEndpoint } from './metrics-http.js';
+import { httpMetrics, metricsEndpoint, routeLabel } from './metrics-http.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -40,7 +41,20 @@ export interface HttpAppOptions {
   platformOrm: Orm;
   /** Gateway roles: custom event acceptance (the event routes call it directly). */
   events?: EventAcceptance;
+  /** Gateway roles: webhook subscriptions (the webhook routes call them directly). */
+  webhooks?: WebhookSubscriptions;
   ready(): Promise<{ database: boolean; queue: boolean }>;
+  /** False while the database is unreachable: API calls answer 503 (Retry-After) instead of failing one by one. */
+  databaseAvailable?: () => boolean;
+}
+
+/** The GraphQL operation a request names: `operationName`, else the name of the document's first operation. */
+function graphqlOperationName(req: Request): string | undefined {
+  const body = (req.body ?? {}) as { operationName?: unknown; query?: unknown };
+  const source = req.method === 'GET' ? (req.query as Record<string, unknown>) : body;
+  if (typeof source.operationName === 'string' && source.operationName) return source.operationName;
+  if (typeof source.query !== 'string') return undefined;
+  return /^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(source.query)?.[1];
 }
 
 const REQUEST_ID_RE = /^[\w.:-]{1,200}$/;
@@ -64,7 +78,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (logger.isLevelEnabled('info')) {
-        locals(res).logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+        // The path as the client sent it (mount prefix included, query left out), the route it matched.
+        const path = req.originalUrl.split('?')[0];
+        const route = routeLabel(req, res);
+        const operation = route === '/graphql' ? graphqlOperationName(req) : undefined;
+        locals(res).logger.info({ method: req.method, path, route, ...(operation ? { operation } : {}), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
       }
     });
     next();
@@ -77,6 +95,19 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const checks = await options.ready();
     res.status(checks.database && checks.queue ? 200 : 503).json({ status: checks.database && checks.queue ? 'ready' : 'unavailable', checks });
   });
+  // While the database is away, calls that need it get a clear 503 at once (the load balancer reads /readyz).
+  const databaseAvailable = options.databaseAvailable;
+  if (databaseAvailable) {
+    app.use(['/v2.2', '/graphql', '/api'], (req: Request, res: Response, next: NextFunction) => {
+      if (databaseAvailable()) return next();
+      res.setHeader('Retry-After', '2');
+      if (req.baseUrl === '/api') {
+        res.status(503).json({ message: 'Service Unavailable' });
+        return;
+      }
+      sendProblem(req, res, new AppError('unavailable', 'service-unavailable', 'The database is unreachable; the service is recovering. Retry shortly.'));
+    });
+  }
   app.get('/metrics', metricsEndpoint({ adminToken: options.adminToken, metricsToken: options.config.metricsToken }));
   // The documentation page of every problem type the service answers with.
   app.get('/problems/:slug', (req, res, next) => {
@@ -90,13 +121,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
-  if (options.gateway && options.events) {
+  if (options.gateway && options.events && options.webhooks) {
     const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
     const v2 = v2Routes(deps, {
       accounts: options.accounts,
       adminToken: options.adminToken,
       secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
       events: options.events,
+      webhooks: options.webhooks,
     });
     app.use('/v2.2', v2.router);
     const compat = compatRoutes(deps, {

@@ -3,7 +3,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { Server } from 'node:http';
-import { loadConfig, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
+import { loadConfig, StartupError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { createGateway, createGraphQLServer, errorLogPlugin, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
@@ -44,7 +44,13 @@ async function announceDemoAccount(runtime: Runtime, port: number): Promise<void
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(new StartupError(`Port ${port} on ${host} is already in use (another instance of the service, or another program). Stop it, or choose another port: PORT=${port + 1} npm start`));
+      } else if (err.code === 'EACCES') {
+        reject(new StartupError(`Port ${port} on ${host} needs privileges this user lacks. Choose a port above 1023: PORT=4000 npm start`));
+      } else reject(err);
+    });
     server.listen(port, host, () => {
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
@@ -94,8 +100,25 @@ function graphqlFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): Grap
 }
 
 /** Starts one process of the given role; `stop()` is the graceful shutdown. */
-export async function startService(config: Config, logger: Logger, role: Role, subgraph?: SubgraphName): Promise<RunningService> {
-  const runtime = await startRuntime(config, logger, { role, subgraph });
+export async function startService(
+  config: Config,
+  logger: Logger,
+  role: Role,
+  subgraph?: SubgraphName,
+  options: { onDatabaseLost?: () => void } = {},
+): Promise<RunningService> {
+  const runtime = await startRuntime(config, logger, { role, subgraph, onDatabaseLost: options.onDatabaseLost });
+  try {
+    return await serve(runtime, role, subgraph);
+  } catch (err) {
+    // Nothing stays behind a failed start: the database this process started stops with it.
+    await runtime.close();
+    throw err;
+  }
+}
+
+async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Promise<RunningService> {
+  const { config, logger } = runtime;
   const serving = graphqlFor(role, runtime, subgraph);
   const graphql = serving?.server;
   let server: Server | undefined;
@@ -110,15 +133,23 @@ export async function startService(config: Config, logger: Logger, role: Role, s
       graphql,
       gateway: serving?.gateway,
       events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
+      webhooks: runtime.webhooks,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),
+      databaseAvailable: () => runtime.watch.available,
     });
     const { createServer } = await import('node:http');
     server = createServer(app);
     server.keepAliveTimeout = 65_000;
-    port = await listen(server, role === 'subgraph' ? config.subgraphPorts[subgraph!] : config.port, config.host);
-    logger.info({ role, subgraph, port }, 'listening');
+    try {
+      port = await listen(server, role === 'subgraph' ? config.subgraphPorts[subgraph!] : config.port, config.host);
+    } catch (err) {
+      await graphql.stop();
+      throw err;
+    }
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
+    logger.info({ role, subgraph, port, url }, 'listening');
     if ((role === 'all' || role === 'gateway') && config.demoAccount) await announceDemoAccount(runtime, port);
   }
   let stopping: Promise<void> | undefined;
@@ -146,32 +177,71 @@ function parseRole(args: string[]): { role: Role; subgraph?: SubgraphName } {
   return { role };
 }
 
+/** A short line for a person at a terminal (the JSON log line has the same URL for machines). */
+function announceUrl(service: RunningService, config: Config): void {
+  if (!service.port || !process.stdout.isTTY) return;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  process.stdout.write(`\nServing on http://${host}:${service.port}/  (REST /v2.2, GraphQL /graphql, API reference /docs). Ctrl-C stops it.\n\n`);
+}
+
+/**
+ * Under `npm start`, npm is the process a supervisor or a terminal signals. npm passes SIGTERM and
+ * SIGINT on to us (the scripts `exec` node, so no shell sits between); should npm go away without
+ * doing so (killed outright), we are re-parented, and stop as if signalled.
+ */
+function followParent(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      onGone();
+    }
+  }, 500);
+  timer.unref();
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   const { role, subgraph } = parseRole(process.argv.slice(2));
-  const service = await startService(config, logger, role, subgraph);
+  // Filled once started: a database lost during the start-up stops the process all the same.
+  const started: { service?: RunningService } = {};
   let signalled = false;
-  const shutdown = (signal: NodeJS.Signals) => {
+  const stop = (reason: string, code: number) => {
     if (signalled) return;
     signalled = true;
-    logger.info({ signal }, 'shutting down');
-    service.stop().then(
-      () => process.exit(0),
+    logger.info({ reason }, 'shutting down');
+    // A shutdown that hangs (a database that never answers) must not keep the process: bounded.
+    setTimeout(() => process.exit(code || 1), config.shutdownTimeoutMs + 10_000).unref();
+    (started.service?.stop() ?? Promise.resolve()).then(
+      () => process.exit(code),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
+  const onDatabaseLost = () => {
+    logger.fatal(
+      { lostForMs: config.databaseLostExitMs },
+      `the database has been unreachable for ${Math.round(config.databaseLostExitMs / 1000)} s (DATABASE_LOST_EXIT_MS): exiting with code 1 so a supervisor restarts the service`,
+    );
+    stop('database lost', 1);
+  };
+  started.service = await startService(config, logger, role, subgraph, { onDatabaseLost });
+  if (role === 'all' || role === 'gateway') announceUrl(started.service, config);
+  const shutdown = (signal: NodeJS.Signals) => stop(signal, 0);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  process.on('SIGHUP', shutdown);
+  if (config.startedByNpm) followParent(() => stop('npm exited', 0));
 }
 
 const isEntryPoint = process.argv[1]?.endsWith('/server/main.js');
 if (isEntryPoint) {
   main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.stack : err);
+    // A mistake the operator can fix gets one line saying what to do; anything else its stack.
+    console.error(err instanceof StartupError ? `error: ${err.message}` : err instanceof Error ? err.stack : err);
     process.exit(1);
   });
 }

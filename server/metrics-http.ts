@@ -9,7 +9,7 @@ import type { RequestLocals } from '../rest-facade/pipeline/request-locals.js';
  * `(unmatched)` for everything that found no route (so a scan of random URLs
  * adds no series).
  */
-function routeLabel(req: Request, res: Response): string {
+export function routeLabel(req: Request, res: Response): string {
   const template = (res.locals.request as RequestLocals | undefined)?.route;
   if (template) return template;
   const path = (req.route as { path?: unknown } | undefined)?.path;

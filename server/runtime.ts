@@ -7,6 +7,7 @@ import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
+import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
@@ -14,6 +15,7 @@ import { startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type WebhookSubscriptions } from '../webhooks/index.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
@@ -24,6 +26,8 @@ export interface RuntimeOptions {
   role: Role;
   /** For `subgraph`: which one this process serves. */
   subgraph?: SubgraphName;
+  /** The database stayed unreachable for `DATABASE_LOST_EXIT_MS`: the process should exit for its supervisor. */
+  onDatabaseLost?: () => void;
 }
 
 /**
@@ -35,12 +39,16 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   database: Database;
+  /** Whether the database answers right now (a dedicated connection watches it). */
+  watch: DatabaseWatch;
   platformOrm: Orm;
   accounts: AccountsService;
   boss: PgBoss;
   adminToken: string;
   schemas: Partial<Record<SubgraphName, GraphQLSchema>>;
   deps: Partial<Record<SubgraphName, SubgraphDeps>>;
+  /** Webhook subscriptions (roles that serve REST or run workers). */
+  webhooks?: WebhookSubscriptions;
   close(): Promise<void>;
 }
 
@@ -59,12 +67,24 @@ function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
 
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
+  const watch = new DatabaseWatch({
+    url: database.url,
+    logger,
+    restart: database.embedded ? () => database.embedded!.ensureRunning() : undefined,
+    lostAfterMs: config.databaseLostExitMs,
+    onLost: () => options.onDatabaseLost?.(),
+  });
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
+  let stopWebhooks: (() => Promise<void>) | undefined;
   const close = async () => {
+    // First: a database stopped on purpose below must not be started again.
+    await watch.stop();
     removeMetrics?.();
+    // Deliveries in flight finish (or their leases run out) before the queue and pools close.
+    await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
@@ -106,11 +126,24 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
+    await createWebhookQueues(boss);
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
       if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
     }
-    return { config, logger, database, platformOrm, accounts, boss, adminToken, schemas, deps, close };
+    // Webhooks: subscriptions are served by the REST roles, delivered by the worker roles.
+    let webhooks: WebhookSubscriptions | undefined;
+    if (options.role !== 'subgraph') {
+      const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
+      opened.push(webhooksOrm);
+      await migrate(database.url, webhooksOrm, webhooksDbModule);
+      pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE };
+      webhooks = await webhookSubscriptions(webhookDeps);
+      if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
+    }
+    watch.start();
+    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
   } catch (err) {
     await close();
     throw err;
@@ -119,6 +152,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
 
 /** Readiness: the database answers and the queue's schema is reachable. */
 export async function checkReady(runtime: Runtime): Promise<{ database: boolean; queue: boolean }> {
+  if (!runtime.watch.available) return { database: false, queue: false };
   const database = await sql(runtime.platformOrm.em.fork(), 'select 1').then(() => true, () => false);
   const queue = await runtime.boss.isInstalled().catch(() => false);
   return { database, queue };

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { platformDbModule } from '../platform/accounts/index.js';
-import { loadConfig, type Config } from '../platform/config.js';
+import { environment, loadConfig, type Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { createOrm, migrate } from '../platform/db/orm.js';
 import { createLogger, type Logger } from '../platform/logger.js';
@@ -56,7 +56,7 @@ export interface CommandIo {
 }
 
 /** `admin -- seed-demo ...`: exit code 0 on success, 2 on a usage error. */
-export async function seedDemoCommand(argv: string[], io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function seedDemoCommand(argv: string[], io: CommandIo = { env: environment(), stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
-import { waitFor } from './support/processes.js';
+import { eventually } from './support/eventually.js';
 
 describe('REST authentication and authorization', () => {
   let app: TestApp;
@@ -158,9 +158,9 @@ describe('cached credentials stay exact', () => {
     const other = await otherProcess();
     try {
       const { storeId } = await other.accounts.createStore(acme.accountId, 'Second store');
-      await waitFor(async () => (await list(storeId)).status === 200, 2000, 'the new store to be visible');
+      await eventually(async () => (await list(storeId)).status === 200, 'the new store to be visible', { timeoutMs: 2000 });
       await other.accounts.revokeSecret(acme.accountId, acme.apiSecret.slice(0, 12));
-      await waitFor(async () => (await list(acme.storeId)).status === 401, 2000, 'the revoked secret to stop working');
+      await eventually(async () => (await list(acme.storeId)).status === 401, 'the revoked secret to stop working', { timeoutMs: 2000 });
     } finally {
       await other.close();
     }

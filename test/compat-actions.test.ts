@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { compat, seedReturn, setReturnState, statusOf, type SeededReturn } from './support/compat.js';
 import { query } from './support/database.js';
-import { eventually } from './support/events.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * The action/state table of decisions section 14, cell by cell: every action

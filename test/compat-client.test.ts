@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { seedReturn, setReturnState } from './support/compat.js';
-import { eventually } from './support/events.js';
+import { eventually } from './support/eventually.js';
 import { seedReturns } from './support/returns.js';
 
 /**

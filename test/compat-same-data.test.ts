@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { compat, seedReturn, statusOf } from './support/compat.js';
 import { query } from './support/database.js';
-import { eventually } from './support/events.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * The compatibility API is a second facade over the same graph: the v2.2

@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
-import { freePort, run, spawnNode, waitFor, waitReady, type Spawned } from './support/processes.js';
+import { eventually } from './support/eventually.js';
+import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
 import { orderBody, returnBody } from './support/returns.js';
 
 /**
@@ -55,7 +56,7 @@ describe('crash-idempotency: a claim dies with its request', () => {
     const inFlight = call(`/v2.2/stores/${storeId}/returns`, apiSecret, body, headers).catch(() => undefined);
     const held = `select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
                     and ((classid::bigint << 32) | objid::bigint) = hashtextextended('idempotency:' || $1 || ':crash-key-1', 0)`;
-    await waitFor(async () => (await query(databaseUrl, held, [storeId])).length === 1, 10_000, 'the key to be held');
+    await eventually(async () => (await query(databaseUrl, held, [storeId])).length === 1, 'the key to be held', { timeoutMs: 10_000 });
     // While the first request really runs, a duplicate is told so.
     expect((await call(`/v2.2/stores/${storeId}/returns`, apiSecret, body, headers)).status).toBe(409);
 

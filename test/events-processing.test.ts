@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, customersOf, drained, eventually, postEvent, storedEvents } from './support/events.js';
+import { accept, customersOf, drained, postEvent, storedEvents } from './support/events.js';
+import { eventually } from './support/eventually.js';
 
 describe('custom event processing', () => {
   let app: TestApp;

@@ -6,7 +6,8 @@ import { processCustomEventBatch } from '../subgraphs/events/custom-event.job.js
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, drained, eventually, postEvent, startAnotherProcess, storedEvents } from './support/events.js';
+import { accept, drained, postEvent, startAnotherProcess, storedEvents } from './support/events.js';
+import { eventually } from './support/eventually.js';
 
 describe('custom event jobs: crash recovery and dead letters', () => {
   let app: TestApp;

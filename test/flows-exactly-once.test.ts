@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, eventually, startAnotherProcess } from './support/events.js';
+import { accept, startAnotherProcess } from './support/events.js';
+import { eventually } from './support/eventually.js';
 import { createFlow, flowsIdle, runsOf, runsWhen, startReceiver, finished } from './support/flows.js';
 
 /**

@@ -108,12 +108,3 @@ export async function walk<T>(app: TestApp, account: TestAccount, path: string, 
   return { rows, pages };
 }
 
-/** Polls until `check` returns a value (tests never wait on time alone). */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, attempts = 200): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met after polling');
-}

@@ -3,7 +3,7 @@ import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { ADJUST, ITEM_FIELDS, adjust, createLocation, gql, gqlError, rest, upsertProduct, walk, type ItemResult } from './inventory-fixtures.js';
 
-const ITEM_KEYS = ['created_at', 'id', 'kind', 'locations', 'name', 'quantity', 'sku', 'updated_at'];
+const ITEM_KEYS = ['created_at', 'expiration_date', 'id', 'kind', 'locations', 'lot_number', 'name', 'quantity', 'sku', 'updated_at'];
 
 interface RestItem {
   id: string;
@@ -48,6 +48,8 @@ describe('inventory items', () => {
       sku: 'SHIRT',
       name: 'Shirt - Blue',
       kind: 'PRODUCT',
+      lot_number: null,
+      expiration_date: null,
       quantity: 10,
       locations: [
         { location_id: north, location_name: 'North', quantity: 7 },

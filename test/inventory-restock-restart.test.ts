@@ -7,7 +7,7 @@ import { startService, type RunningService } from '../server/main.js';
 import { testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
 import { freePort } from './support/processes.js';
-import { eventually } from './inventory-fixtures.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * A completion committed while no worker runs is restocked when a worker
@@ -47,7 +47,7 @@ describe('restock across process restarts', () => {
 
     const worker = await startService(config, logger, 'worker');
     running.push(worker);
-    await eventually(async () => (await stock()).length > 0);
+    await eventually(async () => (await stock()).length > 0, 'the restock');
     expect(await stock()).toEqual([{ quantity: 3 }]);
 
     // Delivered again after a restart of the worker: the ledger keeps it at once.
@@ -60,7 +60,7 @@ describe('restock across process restarts', () => {
     await eventually(async () => {
       const [job] = await query<{ state: string }>(databaseUrl, `select state from pgboss.job where name = 'inventory-restock' and data->>'id' = $1`, [again.id]);
       return job?.state === 'completed';
-    });
+    }, 'the redelivered restock job to complete');
     expect(await stock()).toEqual([{ quantity: 3 }]);
     expect(await query(databaseUrl, 'select return_item_id from inventory.restock_ledger')).toEqual([{ return_item_id: 'rti_restart' }]);
   });

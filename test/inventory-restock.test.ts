@@ -5,7 +5,8 @@ import { RestockService } from '../subgraphs/inventory/restock.service.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './support/returns.js';
-import { createLocation, eventually, gql, rest, upsertProduct } from './inventory-fixtures.js';
+import { createLocation, gql, rest, upsertProduct } from './inventory-fixtures.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * Restock is driven by the returns subgraph's real `return.updated` events:
@@ -52,7 +53,7 @@ describe('restock of completed returns', () => {
     return eventually(async () => {
       const rows = await query<{ state: string; data: OutboxEvent }>(app.databaseUrl, `select state, data from pgboss.job where name = $1 and data->>'subjectId' = $2 order by created_on`, [RESTOCK_QUEUE, returnId]);
       return rows.length >= count && rows.every((r) => r.state === 'completed') ? rows.map((r) => r.data) : undefined;
-    });
+    }, `${count} completed restock jobs`);
   }
 
   const stockAt = async (storeId = acme.storeId) =>
@@ -166,12 +167,12 @@ describe('restock of completed returns', () => {
       const letter = await eventually(async () => {
         const result = await gql<{ deadLetters: { id: string; data: { subjectId: string }; error: { message?: string } | null }[] }>(app, '{ deadLetters(queue: "inventory-restock") { id data error } }');
         return result.deadLetters.find((d) => d.data.subjectId === returnId);
-      });
+      }, 'the dead letter');
       expect(JSON.stringify(letter.error)).toContain('restock refused');
       expect(await stockAt(store.storeId)).toEqual([]);
       await query(app.databaseUrl, 'drop trigger refuse_restock on inventory.restock_ledger');
       expect(await gql<{ retryDeadLetters: number }>(app, 'mutation($ids: [ID!]) { retryDeadLetters(queue: "inventory-restock", ids: $ids) }', { ids: [letter.id] })).toEqual({ retryDeadLetters: 1 });
-      await eventually(async () => ((await stockAt(store.storeId)).length ? true : undefined));
+      await eventually(async () => (await stockAt(store.storeId)).length > 0, 'the retried restock');
       expect((await stockAt(store.storeId)).map((r) => r.quantity)).toEqual([1]);
     } finally {
       await boss.updateQueue(RESTOCK_QUEUE, { retryLimit: 10 });

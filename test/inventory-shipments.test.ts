@@ -37,6 +37,9 @@ const SHIPMENT_KEYS = [
   'updated_at',
 ].sort();
 
+/** The detail read (GET one shipment) adds the real platform's detail fields. */
+const DETAIL_KEYS = [...SHIPMENT_KEYS, 'custom_volume_cubic_meters', 'purchase_orders', 'transfer_orders', 'files', 'damaged_count', 'missing_count'].sort();
+
 describe('inbound shipments', () => {
   let app: TestApp;
   let acme: TestAccount;
@@ -80,7 +83,8 @@ describe('inbound shipments', () => {
     const { status, body } = await rest<{ inbound_shipment: Record<string, unknown> }>(app, acme, `/inbound-shipments/${created.id}`);
     expect(status).toBe(200);
     const s = body.inbound_shipment;
-    expect(Object.keys(s).sort()).toEqual(SHIPMENT_KEYS);
+    expect(Object.keys(s).sort()).toEqual(DETAIL_KEYS);
+    expect(s).toMatchObject({ custom_volume_cubic_meters: null, purchase_orders: [], transfer_orders: [], files: [], damaged_count: 0, missing_count: 0 });
     expect(s).toMatchObject({
       id: created.id,
       shipment_id: 'PO-1001',
@@ -102,15 +106,16 @@ describe('inbound shipments', () => {
     expect(Object.keys(s.location as object).sort()).toEqual(['id', 'name']);
     const items = s.items as Record<string, unknown>[];
     expect(items).toHaveLength(2);
-    expect(Object.keys(items[0]!).sort()).toEqual(['damaged_quantity', 'id', 'missing_quantity', 'product', 'quantity', 'received_quantity'].sort());
+    expect(Object.keys(items[0]!).sort()).toEqual(['damaged_quantity', 'discrepancy', 'id', 'missing_quantity', 'product', 'quantity', 'received_quantity'].sort());
     expect(items[0]).toMatchObject({
       product: { id: shirt, title: 'Shirt', sku: 'SHIRT-M', image_url: 'https://img.example/shirt.png' },
       quantity: 10,
       received_quantity: 0,
       damaged_quantity: 0,
       missing_quantity: 0,
+      discrepancy: 10,
     });
-    expect(Object.keys(items[0]!.product as object).sort()).toEqual(['id', 'image_url', 'sku', 'title']);
+    expect(Object.keys(items[0]!.product as object).sort()).toEqual(['id', 'image_url', 'sku', 'title', 'upc']);
     expect(s.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     // Money is kept as decimal text end to end.
     const [stored] = await query<{ amount: string }>(app.databaseUrl, 'select freight_cost_amount::text as amount from inventory.inbound_shipment where id = $1', [created.id]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
-import { accept, eventually } from './support/events.js';
+import { accept } from './support/events.js';
+import { eventually } from './support/eventually.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 

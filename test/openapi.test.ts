@@ -35,6 +35,19 @@ describe('OpenAPI documents', () => {
     expect(JSON.stringify(doc)).not.toContain('"detail":"must');
     expect(JSON.stringify(doc)).toContain('"x-unique-items-by"');
   });
+
+  it('document the compatibility API in its own terms: the raw key header, Loop\'s bodies, Laravel\'s 422, link pagination', () => {
+    const doc = JSON.parse(committed('api-v1.json'));
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    expect(doc.components.securitySchemes.compatKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Authorization' });
+    expect(Object.keys(doc.paths)).toHaveLength(10); // the ten endpoints of the contract
+    const list = doc.paths['/warehouse/return/list'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['from', 'to', 'filter', 'state', 'paginate', 'pageSize', 'cursor']));
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '429']));
+    // Loop ignores unknown parameters, so the document never promises a 400 for them.
+    expect(JSON.stringify(list.responses['400'] ?? {})).not.toContain('Unknown query parameter');
+    expect(doc.paths['/warehouse/return/{return_id}/process'].post.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LoopUnauthorized' });
+  });
 });
 
 describe('the contract check', () => {
@@ -55,6 +68,14 @@ describe('the contract check', () => {
       expect.stringContaining('x-page-next header the document does not declare'),
     ]);
     expect(await contractViolations('GET', 'http://h/v2.2/stores/sto_1/returns', json(200, { returns: [], orders: [] }, 'application/json', { 'X-Page-Next': 'c' }))).toEqual([]);
+  });
+
+  it('holds compatibility answers to their document too', async () => {
+    expect(await contractViolations('GET', 'http://h/api/v1/warehouse/return/details?return_id=1', json(200, { error: { message: 'No return found with this ID.' } }))).toEqual([]);
+    expect(await contractViolations('GET', 'http://h/api/v1/warehouse/return/details?return_id=1', json(200, { id: 'one' }))).not.toEqual([]);
+    expect(await contractViolations('POST', 'http://h/api/v1/warehouse/return/1/flag', json(200, true))).toEqual([]);
+    expect(await contractViolations('GET', 'http://h/api/v1/warehouse/return/1/notes', json(422, false))).toEqual([]);
+    expect(await contractViolations('GET', 'http://h/api/v1/warehouse/return/list', json(422, { message: 'x', errors: { from: ['x'] } }))).toEqual([]);
   });
 
   it('leaves alone what no operation answers (unknown paths, other methods)', async () => {

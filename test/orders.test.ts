@@ -32,6 +32,7 @@ describe('POST /v2.2/stores/{storeId}/custom/orders', () => {
         taxes: { amount: '4.00', currency: 'USD' },
         shippingCost: { amount: '5.00', currency: 'USD' },
         total: { amount: '67.00', currency: 'USD' },
+        protection: { covered: false, returnsCoverage: false, packageProtection: false, finalSaleCoverage: false },
         items: [
           {
             id: expect.stringMatching(/^oli_/),
@@ -49,7 +50,8 @@ describe('POST /v2.2/stores/{storeId}/custom/orders', () => {
             price: { amount: '10.00', currency: 'USD' },
             product: { name: 'Hat', externalId: 'prod-2' },
             quantity: 1,
-            variant: { name: null, externalId: 'var-2', sku: 'SKU-2', weight: { kg: null } },
+            // No variant title: the product title stands in (clients require a name); no weight: left out.
+            variant: { name: 'Hat', externalId: 'var-2', sku: 'SKU-2' },
           },
         ],
       },

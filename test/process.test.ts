@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, freePort, run, spawnNode, waitFor, waitReady, type Spawned } from './support/processes.js';
+import { eventually } from './support/eventually.js';
+import { alive, freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
 
 /**
  * The service as outside tools run it: the built entry point, the embedded
@@ -51,7 +52,7 @@ describe('service process with the embedded database', () => {
 
   it('prints the demo account and the admin token once, on the first start', async () => {
     const proc = await start();
-    await waitFor(async () => proc.output().includes('curl -H'), 10_000, 'demo block');
+    await eventually(async () => proc.output().includes('curl -H'), 'demo block', { timeoutMs: 10_000 });
     const out = proc.output();
     const field = (label: string) => out.match(new RegExp(`${label}\\s+(\\S+)`))?.[1] ?? '';
     demo = { storeId: field('store id'), apiSecret: field('API secret'), compatKey: field('compat key'), adminToken: field('admin token') };
@@ -107,7 +108,7 @@ describe('service process with the embedded database', () => {
     current!.child.kill('SIGTERM');
     const { code } = await current!.exited;
     expect(code).toBe(0);
-    await waitFor(async () => !alive(pid), 10_000, 'postgres to stop');
+    await eventually(async () => !alive(pid), 'postgres to stop', { timeoutMs: 10_000 });
   });
 
   it('keeps the data across restarts and prints no second demo account', async () => {
@@ -127,7 +128,7 @@ describe('service process with the embedded database', () => {
     expect(postgresPid()).toBe(orphan);
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
-    await waitFor(async () => !alive(orphan), 10_000, 'adopted postgres to stop');
+    await eventually(async () => !alive(orphan), 'adopted postgres to stop', { timeoutMs: 10_000 });
   });
 
   it('recovers from a stale postmaster.pid left by a killed database', async () => {
@@ -136,7 +137,7 @@ describe('service process with the embedded database', () => {
     current!.child.kill('SIGKILL');
     await current!.exited;
     process.kill(pg, 'SIGKILL');
-    await waitFor(async () => !alive(pg), 10_000, 'postgres to die');
+    await eventually(async () => !alive(pg), 'postgres to die', { timeoutMs: 10_000 });
     expect(postgresPid()).toBe(pg); // the pid file is still there, pointing at nothing
     await start();
     const res = await fetch(`${baseUrl}/v2.2/stores/${demo.storeId}/returns`, { headers: { authorization: `Bearer ${demo.apiSecret}` } });

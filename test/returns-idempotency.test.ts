@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { waitFor } from './support/processes.js';
+import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('Idempotency-Key on return creation', () => {
@@ -83,7 +83,7 @@ describe('Idempotency-Key on return creation', () => {
       // The first request holds the key (an advisory lock of its transaction) while it waits for the order.
       const held = `select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
                       and ((classid::bigint << 32) | objid::bigint) = hashtextextended('idempotency:' || $1 || ':k-slow', 0)`;
-      await waitFor(async () => (await query(app.databaseUrl, held, [acme.storeId])).length === 1, 10_000, 'the key to be claimed');
+      await eventually(async () => (await query(app.databaseUrl, held, [acme.storeId])).length === 1, 'the key to be claimed', { timeoutMs: 10_000 });
       const duplicate = await postReturn(app, acme, body(), { 'idempotency-key': 'k-slow' });
       expect(duplicate.status).toBe(409);
       expect(duplicate.body.type).toBe('/problems/idempotency-key-in-progress');

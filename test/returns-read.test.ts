@@ -116,7 +116,7 @@ describe('reading and listing returns', () => {
     const get = await (await app.request(`/v2.2/returns/${ids.first}/comments`, { token: acme.apiSecret })).json();
     expect(get).toEqual({ comments: [comment] });
     const read = await (await app.request(`/v2.2/returns/${ids.first}`, { token: acme.apiSecret })).json();
-    expect(read.return.notes).toEqual([{ message: 'Label sent', image: null }]);
+    expect(read.return.notes).toEqual([{ message: 'Label sent' }]);
     const empty = await app.request(`/v2.2/returns/${ids.first}/comments`, { method: 'POST', token: acme.apiSecret, headers: { 'content-type': 'application/json' }, body: '{"comment":{"message":"  "}}' });
     expect(empty.status).toBe(400);
     const foreign = await app.request(`/v2.2/returns/${ids.first}/comments`, { token: other.apiSecret });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { waitFor } from './support/processes.js';
+import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 /**
@@ -45,7 +45,7 @@ describe('returns across the inventory subgraph', () => {
     expect(before.data.return.items[1]).toMatchObject({ sku: 'SKU-2', product: null });
 
     expect((await put(id, 'complete')).status).toBe(204);
-    await waitFor(async () => (await itemsOf(id)).data.return.items[0].inventoryItem !== null, 20_000, 'restock');
+    await eventually(async () => (await itemsOf(id)).data.return.items[0].inventoryItem !== null, 'restock', { timeoutMs: 20_000 });
     const after = await itemsOf(id);
     expect(after.data.return.items[0].inventoryItem).toEqual({ kind: 'RETURN', name: 'Shirt - M', quantity: 2, locations: [{ locationId, quantity: 2 }] });
 
@@ -57,10 +57,10 @@ describe('returns across the inventory subgraph', () => {
     expect((await put(id, 'open')).status).toBe(204);
     expect((await put(id, 'complete')).status).toBe(204);
     // Wait until the restock consumer has handled every event, including the second completion.
-    await waitFor(
+    await eventually(
       async () => (await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock' and state <> 'completed'`)).length === 0,
-      20_000,
       'restock jobs to finish',
+      { timeoutMs: 20_000 },
     );
     expect((await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock'`)).length).toBe(3); // complete, open, complete
     const again = await itemsOf(id);

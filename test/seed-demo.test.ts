@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { eventually } from './support/events.js';
+import { eventually } from './support/eventually.js';
 import { seedDemoCommand } from '../server/seed-demo-command.js';
 
 /** Waits until the jobs the seeding set off (event processing, restock of completed returns) have run. */

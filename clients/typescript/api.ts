@@ -72,7 +72,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A return's status */
+        get: operations["getReturnStatus"];
         /**
          * Move a return to complete, open, flagged, rejected or deleted
          * @description A transition the status table forbids (e.g. complete -> flagged) is 409. `deleted` resets the return: its items become returnable again.
@@ -97,9 +98,29 @@ export interface paths {
         put?: never;
         /**
          * Add a comment to a return
-         * @description Comments also appear in the return's `notes`.
+         * @description A `{message}` or an `{image}` (base64). Comments also appear in the return's `notes`.
          */
         post: operations["addReturnComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/returns/{returnId}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a return: queue its completion
+         * @description The same completion as the compatibility API's process: the return becomes `complete` (restock, webhooks) once the queued job ran, normally well under a second. Items named with `reject: true` get the outcome `rejected`; the body is kept on the return's timeline. A return whose status cannot move to complete is 409.
+         */
+        post: operations["processReturn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -177,6 +198,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/inventory-levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's inventory levels (a product at a location), most recently updated first
+         * @description A level counts every unit of the product at the location, whatever its kind or lot. Nothing is reserved or committed: `available` is the quantity on hand.
+         */
+        get: operations["listInventoryLevels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/inventory-levels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One inventory level */
+        get: operations["getInventoryLevel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stores/{storeId}/events": {
         parameters: {
             query?: never;
@@ -217,18 +275,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A store's webhook subscriptions, newest first */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a callback URL to a topic (or update the subscription with the same externalId)
+         * @description The callback must be https (hosts allowed by configuration excepted) and may not point at a loopback, private, link-local, multicast or unspecified address. The 201 answer alone carries `signingSecret`, the key of the `webhook-signature` header. With `backfill: true`, one `backfill` event per existing subject follows.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook subscription */
+        get: operations["getWebhook"];
+        /** Replace the callback; re-enables a subscription that a 410 disabled */
+        put: operations["updateWebhook"];
+        post?: never;
+        /** Delete a subscription (its owed events and its log go with it) */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send, in order, the subscription's events since a time
+         * @description Replayed events are new messages (new `webhook-id`s) queued after what is owed now. Events are kept 30 days.
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery attempts of a subscription, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Address */
+        /**
+         * Address
+         * @description Lines the service does not know are empty strings (line2 is left out).
+         */
         Address: {
-            line1: string | null;
-            line2: string | null;
-            city: string | null;
-            state: string | null;
-            postalCode: string | null;
-            country: string | null;
+            line1: string;
+            line2?: string;
+            city: string;
+            state: string;
+            postalCode: string;
+            country: string;
         };
         /** BulkEventsResult */
         BulkEventsResult: {
@@ -253,9 +391,62 @@ export interface components {
         /** Comment */
         Comment: {
             id: string;
+            /** @description Empty for a comment that carries only an image. */
             message: string;
+            image?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            id: string;
+            callback: {
+                url: string;
+                auth: {
+                    bearer: {
+                        /** @description `****` and the last 4 characters. */
+                        token: string;
+                    };
+                } | null;
+            };
+            /** @enum {string} */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            /** @constant */
+            kind: "redo";
+            externalId: string | null;
+            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description `whsec_` + base64: the key of `webhook-signature`. Shown only here. */
+            signingSecret: string;
+        };
+        /** CreatedWebhookResponse */
+        CreatedWebhookResponse: {
+            webhook: components["schemas"]["CreatedWebhook"];
+        };
+        /** CreateWebhook */
+        CreateWebhook: {
+            webhook: {
+                callback: {
+                    /** @description https, except hosts allowed by configuration; never a private, loopback or link-local address. */
+                    url: string;
+                    auth?: {
+                        bearer: {
+                            /** @description Sent as `Authorization: Bearer <token>` with every delivery. */
+                            token: string;
+                        };
+                    } | null;
+                };
+                /** @enum {string} */
+                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+                /** @description Your own id for the subscription: creating again with the same one updates it (200). */
+                externalId?: string | null;
+                /** @description Also send one `backfill` event per existing subject of the topic. */
+                backfill?: boolean;
+            };
         };
         /** InboundShipment */
         InboundShipment: {
@@ -274,8 +465,8 @@ export interface components {
             actual_arrival_date: string | null;
             freight_type: string | null;
             payment_terms: string | null;
-            freight_cost: components["schemas"]["Money"] | null;
-            duty_cost: components["schemas"]["Money"] | null;
+            freight_cost: components["schemas"]["Money"];
+            duty_cost: components["schemas"]["Money"];
             items: {
                 /** @description The line id (`itemId` of receiveInboundShipment). */
                 id: string;
@@ -298,6 +489,69 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** InboundShipmentDetail */
+        InboundShipmentDetail: {
+            id: string;
+            shipment_id: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "IN_TRANSIT" | "PARTIALLY_RECEIVED" | "RECEIVED";
+            location: {
+                id: string;
+                name: string;
+            };
+            carrier: string | null;
+            tracking_number: string | null;
+            tracking_url: string | null;
+            estimated_arrival_date: string | null;
+            actual_arrival_date: string | null;
+            freight_type: string | null;
+            payment_terms: string | null;
+            freight_cost: components["schemas"]["Money"];
+            duty_cost: components["schemas"]["Money"];
+            items: {
+                /** @description The line id (`itemId` of receiveInboundShipment). */
+                id: string;
+                product: {
+                    id: string;
+                    title: string;
+                    sku: string;
+                    image_url: string | null;
+                    upc: string | null;
+                };
+                quantity: number;
+                received_quantity: number;
+                damaged_quantity: number;
+                missing_quantity: number;
+                /** @description Expected units less received ones (damaged, missing or still due). */
+                discrepancy: number;
+            }[];
+            sku_count: number;
+            item_count: number;
+            received_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            custom_volume_cubic_meters: null;
+            purchase_orders: {
+                id: string;
+                name: string;
+            }[];
+            transfer_orders: {
+                id: string;
+                name: string;
+            }[];
+            files: {
+                id: string;
+                title: string;
+                url: string;
+                content_type: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            damaged_count: number;
+            missing_count: number;
+        };
         /** InboundShipmentList */
         InboundShipmentList: {
             inbound_shipments: components["schemas"]["InboundShipment"][];
@@ -310,6 +564,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "PRODUCT" | "RETURN" | "UNDECLARED" | "UNKNOWN";
+            lot_number: string | null;
+            expiration_date: string | null;
             /** @description On hand: the sum of the locations, or the quantity at `location_id` when the list is filtered by it. */
             quantity: number;
             locations: {
@@ -325,6 +581,58 @@ export interface components {
         /** InventoryItemList */
         InventoryItemList: {
             inventory_items: components["schemas"]["InventoryItem"][];
+        };
+        /** InventoryLevel */
+        InventoryLevel: {
+            id: string;
+            product: {
+                id: string;
+                title: string;
+                sku: string;
+            };
+            location: {
+                id: string;
+                name: string;
+            };
+            quantity: number;
+            available: number;
+            committed: number;
+            reserved: number;
+            buildable: number;
+            total_available: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** InventoryLevelDetail */
+        InventoryLevelDetail: {
+            id: string;
+            product: {
+                id: string;
+                title: string;
+                sku: string;
+                upc: string | null;
+                image_url: string | null;
+            };
+            location: {
+                id: string;
+                name: string;
+            };
+            quantity: number;
+            available: number;
+            committed: number;
+            reserved: number;
+            buildable: number;
+            total_available: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The service keeps no external ids of levels. */
+            external_ids: null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** InventoryLevelList */
+        InventoryLevelList: {
+            inventory_levels: components["schemas"]["InventoryLevel"][];
         };
         /** Money */
         Money: {
@@ -343,14 +651,21 @@ export interface components {
             externalId: string;
             customer: {
                 name: {
-                    given: string | null;
-                    surname: string | null;
+                    given: string;
+                    surname: string;
                 };
-                emailAddress: string | null;
-                phoneNumber: string | null;
+                emailAddress?: string;
+                phoneNumber?: string;
             };
             discounts: components["schemas"]["Money"];
             lineItemsTotal: components["schemas"]["Money"];
+            /** @description The service sells no coverage: every flag false. */
+            protection: {
+                covered: boolean;
+                returnsCoverage: boolean;
+                packageProtection: boolean;
+                finalSaleCoverage: boolean;
+            };
             shippingCost: components["schemas"]["Money"];
             taxes: components["schemas"]["Money"];
             total: components["schemas"]["Money"];
@@ -359,16 +674,17 @@ export interface components {
                 id: string;
                 price: components["schemas"]["Money"];
                 product: {
-                    name: string | null;
-                    externalId: string | null;
+                    name: string;
+                    externalId?: string;
                 };
                 quantity: number;
                 variant: {
-                    name: string | null;
-                    externalId: string | null;
-                    sku: string | null;
-                    weight: {
-                        kg: number | null;
+                    /** @description The variant title, else the product title. */
+                    name: string;
+                    externalId?: string;
+                    sku?: string;
+                    weight?: {
+                        kg: number;
                     };
                 };
                 externalId: string;
@@ -392,6 +708,14 @@ export interface components {
                 detail: string;
             }[];
         };
+        /** ReplayWebhook */
+        ReplayWebhook: {
+            /**
+             * Format: date-time
+             * @description Re-send, in order, the events since this time.
+             */
+            start: string;
+        };
         /** Return */
         Return: {
             id: string;
@@ -401,20 +725,23 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             status: "pre_shipment" | "open" | "in_transit" | "delivered" | "needs_review" | "in_review" | "flagged" | "complete" | "rejected" | "deleted";
-            /** @description return or warranty. */
+            /** @description return, warranty, claim, recycle or withdrawal. */
             type: string;
             destination: {
-                mailingAddress: components["schemas"]["Address"] | null;
-                phoneNumber: string | null;
+                mailingAddress?: components["schemas"]["Address"];
+                phoneNumber?: string;
             };
             source: {
-                emailAddress: string | null;
-                mailingAddress: components["schemas"]["Address"] | null;
+                /** @description The order's customer email. */
+                emailAddress: string;
+                mailingAddress: components["schemas"]["Address"];
+                /** @description Empty strings when the order has no name. */
                 name: {
-                    given: string | null;
-                    surname: string | null;
+                    given: string;
+                    surname: string;
                 };
-                phoneNumber: string | null;
+                /** @description Empty when the order has no phone number. */
+                phoneNumber: string;
             };
             order: {
                 id: string;
@@ -424,63 +751,65 @@ export interface components {
             giftCards: {
                 amount: components["schemas"]["Money"];
                 code: string;
-                externalId: string | null;
+                externalId: string;
             }[];
-            /** @description The set of the items' compensations: refund, store_credit, exchange. */
-            compensationMethods: string[];
+            /** @description The set of the items' compensations. */
+            compensationMethods: ("refund" | "store_credit" | "exchange")[];
             completeWithNoAction: boolean;
-            exchange: {
+            /** @description Present when items are exchanged for the same variant. */
+            exchange?: {
                 items: {
                     id: string;
                     quantity: number;
                     variant: {
-                        name: string | null;
-                        externalId: string | null;
-                        sku: string | null;
-                        weight: {
-                            kg: number | null;
+                        /** @description The variant title, else the product title. */
+                        name: string;
+                        externalId?: string;
+                        sku?: string;
+                        weight?: {
+                            kg: number;
                         };
                     };
-                    originalPrice: components["schemas"]["Money"];
-                    price: {
-                        amount: string;
-                        currency: string;
-                        tax: string;
-                    };
                     product: {
-                        name: string | null;
-                        externalId: string | null;
+                        name: string;
+                        externalId?: string;
                     };
                 }[];
-                provision: string | null;
+                /** @enum {string} */
+                provision: "instant" | "deferred";
                 itemCount: number;
-                order: {
-                    externalId: string | null;
-                };
-                totalTax: components["schemas"]["Money"];
-            } | null;
+            };
             externalOrderIds: string[];
             externalReturnIds: {
                 provider: string;
                 value: string;
             }[];
-            internalCreatedByName: string | null;
+            internalCreatedByName?: string;
             notes: {
                 message: string;
-                image: string | null;
+                image?: string;
             }[];
-            shipment: components["schemas"]["Shipment"] | null;
+            /** @description The service sells no coverage: every flag false, no payer. */
+            protection: {
+                covered: boolean;
+                returnsCoverage: boolean;
+                packageProtection: boolean;
+                finalSaleCoverage: boolean;
+                labelPayer: ("customer" | "merchant" | "redo") | null;
+                labelPayerReason: string | null;
+            };
+            shipment?: components["schemas"]["Shipment"];
             shipments: components["schemas"]["Shipment"][];
             dropoffs: {
-                shipmentGroupId: string | null;
-                provider: string | null;
-                qrCode: string | null;
-                qrCodeUrl: string | null;
+                shipmentGroupId: string;
+                provider: string;
+                qrCode?: string;
+                qrCodeUrl?: string;
             }[];
             platformOrderIds: string[];
             tags: {
                 name: string;
-                source: string | null;
+                source: string;
             }[];
             totals: {
                 charge: {
@@ -508,29 +837,29 @@ export interface components {
             };
             quantity: number;
             reason: string;
-            customerComment: string | null;
-            exchangeItem: {
+            customerComment?: string;
+            /** @description The replacement (same_item_replacement: the same variant). */
+            exchangeItem?: {
                 product: {
-                    externalId: string | null;
-                    name: string | null;
+                    externalId?: string;
+                    name: string;
                 };
                 quantity: number;
                 variant: {
-                    externalId: string | null;
-                    name: string | null;
+                    externalId?: string;
+                    name: string;
                 };
-            } | null;
+            };
             grade: string | null;
             greenReturn: boolean;
-            /** @description The compensation: refund, store_credit or exchange. */
-            outcome: string;
+            outcome: string | null;
             shipmentGroupIds: string[];
-            externalReturnLineItemId: string | null;
-            productId: string | null;
-            reasonCode: string | null;
+            externalReturnLineItemId?: string;
+            productId?: string;
+            reasonCode?: string;
             reasons: string[];
             reasonCodes: string[];
-            productAdjustment: string | null;
+            productAdjustment?: string;
             multipleChoiceQuestions: {
                 question: string;
                 answer: string;
@@ -538,10 +867,10 @@ export interface components {
             assessments: {
                 assignedUser: {
                     id: string;
-                    name: string | null;
-                    firstName: string | null;
-                    lastName: string | null;
-                    email: string | null;
+                    name: string;
+                    firstName: string;
+                    lastName: string;
+                    email: string;
                 };
                 responses: {
                     type: string;
@@ -550,15 +879,16 @@ export interface components {
             }[];
             refund: {
                 amount: components["schemas"]["Money"];
+                /** @description The compensation: refund, store_credit or exchange. */
                 type: string;
             };
             productValueNoTaxNoAdjustment: {
                 amount: components["schemas"]["Money"];
             };
-            sku: string | null;
+            sku?: string;
             upc: string | null;
             status: string;
-            variantId: string | null;
+            variantId?: string;
         };
         /** ReturnList */
         ReturnList: {
@@ -567,18 +897,92 @@ export interface components {
         };
         /** Shipment */
         Shipment: {
-            carrier: string | null;
-            /** @description The carrier status: label_created, pre_transit, in_transit, out_for_delivery, delivered, failure, returned_to_sender. */
-            status: string;
-            tracker: string | null;
-            trackingUrl: string | null;
-            postageLabel: string | null;
-            formLabel: string | null;
-            shipmentGroupId: string | null;
+            carrier?: string;
+            /**
+             * @description label_created shows as pre_transit, returned_to_sender as return_to_sender.
+             * @enum {string}
+             */
+            status: "unknown" | "pre_transit" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "cancelled" | "delivered" | "error" | "failure" | "return_to_sender" | "expired";
+            tracker?: string;
+            trackingUrl?: string;
+            postageLabel?: string;
+            formLabel?: string;
+            shipmentGroupId?: string;
+            /** @description The ids of the return items the shipment carries. */
             itemIds: string[];
-            externalLocationId: string | null;
-            estimatedDeliveryDate: string | null;
-            deliveredAt: string | null;
+            externalLocationId?: string;
+            estimatedDeliveryDate?: string;
+            deliveredAt?: string;
+        };
+        /** UpdateWebhook */
+        UpdateWebhook: {
+            webhook: {
+                callback: {
+                    /** @description https, except hosts allowed by configuration; never a private, loopback or link-local address. */
+                    url: string;
+                    auth?: {
+                        bearer: {
+                            /** @description Sent as `Authorization: Bearer <token>` with every delivery. */
+                            token: string;
+                        };
+                    } | null;
+                };
+                /** @description Your own id for the subscription: creating again with the same one updates it (200). */
+                externalId?: string | null;
+            };
+        };
+        /** Webhook */
+        Webhook: {
+            id: string;
+            callback: {
+                url: string;
+                auth: {
+                    bearer: {
+                        /** @description `****` and the last 4 characters. */
+                        token: string;
+                    };
+                } | null;
+            };
+            /** @enum {string} */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            /** @constant */
+            kind: "redo";
+            externalId: string | null;
+            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            id: string;
+            webhookId: string;
+            eventId: string;
+            /** @description `created`, `updated` or `backfill`. */
+            type: string;
+            subjectId: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "discarded";
+            responseStatus: number | null;
+            durationMs: number | null;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** WebhookDeliveryList */
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** WebhookList */
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /** WebhookResponse */
+        WebhookResponse: {
+            webhook: components["schemas"]["Webhook"];
         };
     };
     responses: never;
@@ -826,13 +1230,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listReturns: {
         parameters: {
             query?: {
                 status?: "pre_shipment" | "open" | "in_transit" | "delivered" | "needs_review" | "in_review" | "flagged" | "complete" | "rejected" | "deleted";
-                type?: "return" | "warranty";
+                type?: "return" | "warranty" | "claim" | "recycle" | "withdrawal";
                 /** @description Inclusive; a date is its UTC midnight. */
                 updated_at_min?: string;
                 /** @description Exclusive. */
@@ -981,6 +1403,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     createReturn: {
@@ -1012,10 +1452,10 @@ export interface operations {
                             reasonCode?: string | null;
                             notes?: string | null;
                             /**
-                             * @description Default refund.
+                             * @description Default refund. same_item_replacement is an exchange for the same variant.
                              * @enum {string}
                              */
-                            compensation?: "refund" | "store_credit" | "exchange";
+                            compensation?: "refund" | "store_credit" | "exchange" | "same_item_replacement";
                         }[];
                         /** @description A postal address; every line optional. */
                         shippingAddress?: {
@@ -1026,12 +1466,20 @@ export interface operations {
                             postalCode?: string | null;
                             country?: string | null;
                         } | null;
+                        label?: {
+                            trackingNumber: string;
+                            carrier?: string | null;
+                            trackingUrl?: string | null;
+                            postageLabelUrl?: string | null;
+                            formLabelUrl?: string | null;
+                            originalShipmentId?: string | null;
+                        };
                         notes?: string | null;
                         /**
                          * @description Default return.
                          * @enum {string}
                          */
-                        type?: "return" | "warranty";
+                        type?: "return" | "warranty" | "claim" | "recycle" | "withdrawal";
                     };
                     options?: {
                         createExternalRMAs?: boolean;
@@ -1248,6 +1696,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getReturn: {
@@ -1377,6 +1843,174 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getReturnStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A return id (`ret_...`). */
+                returnId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pre_shipment" | "open" | "in_transit" | "delivered" | "needs_review" | "in_review" | "flagged" | "complete" | "rejected" | "deleted";
+                    };
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Return not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/return-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -1563,6 +2197,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listReturnComments: {
@@ -1694,6 +2346,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     addReturnComment: {
@@ -1706,12 +2376,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description JSON, at most 1,048,576 bytes. */
+        /** @description JSON, at most 6,291,456 bytes. */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Either {message} or {image} (base64). */
                     comment: {
                         message: string;
+                    } | {
+                        image: string;
                     };
                 };
             };
@@ -1866,6 +2539,238 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    processReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A return id (`ret_...`). */
+                returnId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1,048,576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    products: {
+                        /** @description A return item id (items[].id). */
+                        _id: string;
+                        processInput?: {
+                            newMerchantAdjustment?: number | null;
+                            restock?: boolean;
+                        } | null;
+                        /** @description The item is rejected: its outcome is rejected. */
+                        reject?: boolean;
+                    }[];
+                    customerNotes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The completion is queued. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Return not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/return-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Status transition not allowed */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-transition";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     listInboundShipments: {
@@ -2013,6 +2918,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getInboundShipment: {
@@ -2029,7 +2952,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The inbound shipment. */
+            /** @description The inbound shipment with its detail fields. */
             200: {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
@@ -2038,7 +2961,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        inbound_shipment: components["schemas"]["InboundShipment"];
+                        inbound_shipment: components["schemas"]["InboundShipmentDetail"];
                     };
                 };
             };
@@ -2143,6 +3066,24 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -2291,6 +3232,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
         };
     };
     getInventoryItem: {
@@ -2421,6 +3380,341 @@ export interface operations {
                         type?: "/problems/internal-error";
                         /** @constant */
                         status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listInventoryLevels: {
+        parameters: {
+            query?: {
+                location_id?: string;
+                product_id?: string;
+                sku?: string;
+                /** @description Inclusive; a date is its UTC midnight. */
+                updated_at_min?: string;
+                /** @description Exclusive. */
+                updated_at_max?: string;
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inventory levels. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryLevelList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getInventoryLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inventory level with its detail fields. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inventory_level: components["schemas"]["InventoryLevelDetail"];
+                    };
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Inventory level not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/inventory-level-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
                     };
                 };
             };
@@ -2788,6 +4082,1175 @@ export interface operations {
                         type?: "/problems/unsupported-media-type";
                         /** @constant */
                         status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions (bearer tokens masked). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhook"];
+            };
+        };
+        responses: {
+            /** @description The subscription with this externalId was updated. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Created; `signingSecret` is shown only here. */
+            201: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription (bearer token masked). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhook"];
+            };
+        };
+        responses: {
+            /** @description Updated; waiting events go out in order. */
+            204: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhook"];
+            };
+        };
+        responses: {
+            /** @description The replay is queued. */
+            202: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (default 20); wins over X-Page-Size. */
+                "page-size"?: number;
+                /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
+                "page-continue"?: string;
+            };
+            header?: {
+                /** @description The header form of `page-size`. */
+                "X-Page-Size"?: number;
+                /** @description The header form of `page-continue`. */
+                "X-Page-Continue"?: string;
+            };
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
+                    "X-Page-Next"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
                     };
                 };
             };

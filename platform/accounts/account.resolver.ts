@@ -1,5 +1,6 @@
-import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireAdmin } from '../auth.js';
+import { AppError } from '../errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { AccountsService } from './accounts.service.js';
 
@@ -27,6 +28,36 @@ export class CreateAccountPayload {
   compatKey!: string;
 }
 
+@ObjectType({ description: 'An account (administration).' })
+export class AccountSummary {
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Int)
+  storeCount!: number;
+}
+
+@ObjectType({ description: 'A store of an account, with its id for the REST and GraphQL calls that take one.' })
+export class StoreSummary {
+  @Field(() => ID)
+  storeId!: string;
+
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => Date)
+  createdAt!: Date;
+}
+
 /** Account administration for the admin token (served by the returns subgraph). */
 @Resolver()
 export class AccountResolver {
@@ -36,5 +67,27 @@ export class AccountResolver {
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() ctx: GraphQLContext): Promise<CreateAccountPayload> {
     requireAdmin(ctx.auth);
     return this.accounts.createAccount(input);
+  }
+
+  @Query(() => [AccountSummary], { name: 'accounts', description: 'Every account, oldest first (admin token only): how to find a lost account id again.' })
+  async listAccounts(@Ctx() ctx: GraphQLContext): Promise<AccountSummary[]> {
+    requireAdmin(ctx.auth);
+    return this.accounts.listAccounts();
+  }
+
+  @Query(() => [StoreSummary], {
+    description:
+      "Stores, oldest first. With an API secret: the caller's own account's stores (`accountId` may be omitted; another account's is not found). With the admin token: the stores of `accountId`, which is then required.",
+  })
+  async stores(@Arg('accountId', () => ID, { nullable: true }) accountId: string | undefined, @Ctx() ctx: GraphQLContext): Promise<StoreSummary[]> {
+    const principal = ctx.auth;
+    if (principal.kind === 'admin') {
+      if (!accountId) throw new AppError('invalid_data', 'validation-failed', 'accountId is required with the admin token.', { errors: [{ pointer: '/accountId', detail: 'required with the admin token' }] });
+      return this.accounts.listStores(accountId);
+    }
+    if (principal.kind !== 'account' || (accountId !== undefined && accountId !== principal.accountId)) {
+      throw new AppError('not_found', 'account-not-found', `Account ${accountId ?? ''} was not found.`);
+    }
+    return this.accounts.listStores(principal.accountId);
   }
 }

@@ -29,6 +29,20 @@ export interface SecretSummary {
   revokedAt: Date | null;
 }
 
+export interface AccountSummary {
+  accountId: string;
+  name: string;
+  createdAt: Date;
+  storeCount: number;
+}
+
+export interface StoreSummary {
+  storeId: string;
+  accountId: string;
+  name: string;
+  createdAt: Date;
+}
+
 function requireName(value: string | undefined, field: string): string {
   const name = value?.trim();
   if (!name) throw invalid('validation-failed', `${field} is required.`, [{ pointer: `/${field}`, detail: 'must be a non-empty string' }]);
@@ -110,8 +124,29 @@ export class AccountsService {
     return rows.map((r) => ({ secretId: r.id, prefix: r.prefix, scopes: r.scopes, createdAt: r.created_at, revokedAt: r.revoked_at }));
   }
 
-  /** Revokes at once: the same transaction notifies every process to drop its cached credentials. */
-  async revokeSecret(accountId: string, prefix: string): Promise<{ revoked: number }> {
+  /** Every account, oldest first (administration: finding a lost id again). */
+  async listAccounts(): Promise<AccountSummary[]> {
+    const rows = await sql<{ id: string; name: string; created_at: Date; stores: string }>(
+      this.em(),
+      'select a.id, a.name, a.created_at, (select count(*) from store s where s.account_id = a.id) as stores from account a order by a.created_at, a.id',
+    );
+    return rows.map((r) => ({ accountId: r.id, name: r.name, createdAt: r.created_at, storeCount: Number(r.stores) }));
+  }
+
+  /** The stores of one account, oldest first (`store_account_id_index`); 404 for an unknown account. */
+  async listStores(accountId: string): Promise<StoreSummary[]> {
+    const em = this.em();
+    await this.requireAccount(em, accountId);
+    const rows = await sql<{ id: string; name: string; created_at: Date }>(em, 'select id, name, created_at from store where account_id = $1 order by created_at, id', [accountId]);
+    return rows.map((r) => ({ storeId: r.id, accountId, name: r.name, createdAt: r.created_at }));
+  }
+
+  /**
+   * Revokes at once: the same transaction notifies every process to drop its cached credentials.
+   * Takes the secret's prefix, or the whole secret (its prefix is what is kept).
+   */
+  async revokeSecret(accountId: string, prefixOrSecret: string): Promise<{ revoked: number }> {
+    const prefix = secretPrefix(prefixOrSecret.trim());
     const rows = await this.em().transactional(async (em) => {
       const revoked = await sql(em, 'update api_secret set revoked_at = now() where account_id = $1 and prefix = $2 and revoked_at is null returning id', [accountId, prefix]);
       if (revoked.length) await this.invalidate(em);
@@ -135,10 +170,10 @@ export class AccountsService {
     return rows.length > 0;
   }
 
-  /** Store names by id (a message template's `store.name`). */
-  async storeNames(storeIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await sql<{ id: string; name: string }>(this.em(), 'select id, name from store where id = any($1)', [storeIds]);
-    return new Map(rows.map((r) => [r.id, r.name]));
+  /** Stores' names and accounts by id (what webhook payloads show as `merchantName`, and who owns a store). */
+  async stores(storeIds: readonly string[]): Promise<Map<string, { name: string; accountId: string }>> {
+    const rows = await sql<{ id: string; name: string; account_id: string }>(this.em(), 'select id, name, account_id from store where id = any($1)', [storeIds]);
+    return new Map(rows.map((r) => [r.id, { name: r.name, accountId: r.account_id }]));
   }
 
   async accountCount(): Promise<number> {

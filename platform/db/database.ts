@@ -1,20 +1,22 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface Database {
   url: string;
-  /** Stops the embedded server when this process owns it; a no-op otherwise. */
+  /** The embedded server under DATA_DIR; undefined with `DATABASE_URL`. */
+  embedded?: EmbeddedPostgres;
+  /** The embedded server: stops it when no other process uses it. A no-op with `DATABASE_URL`. */
   stop(): Promise<void>;
 }
 
 /**
  * `DATABASE_URL` when set. Otherwise the embedded server under `DATA_DIR`:
- * the one already running there (started by another of our processes, e.g.
- * when the admin CLI runs beside `npm start`), or a new one owned by this process.
+ * the one already running there (another of our processes, e.g. a second
+ * `npm start` or the admin CLI beside the first), or a new one.
  */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
-  const server = await startEmbeddedPostgres({ dataDir: config.dataDir, logger, durable: true });
-  return { url: server.url, stop: () => server.stop() };
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, logger, durable: true });
+  return { url: embedded.url, embedded, stop: () => embedded.stop() };
 }

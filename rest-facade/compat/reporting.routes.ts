@@ -1,16 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { ReturnRecord } from '../../subgraphs/returns/public.js';
-import type { RouteTable } from '../pipeline/routing.js';
+import type { RouteRegistry } from '../pipeline/routing.js';
 import { asnRows } from './format.js';
 import { resolveWindow, UNPAGED_LIMIT } from './params.js';
 import { RETURNS_WINDOW, storeOf } from './returns.routes.js';
+import { AsnRow } from './schemas.js';
 
 const AsnQuery = Type.Object({ from: Type.Optional(Type.String()), to: Type.Optional(Type.String()) });
 
-export function registerCompatReportingRoutes(routes: RouteTable): void {
+export function registerCompatReportingRoutes(routes: RouteRegistry): void {
   routes.add('GET', '/warehouse/reporting/asn', {
+    operationId: 'getAsnReport',
+    tag: 'Reporting',
     summary: 'Advanced shipping notice: one row per returned item of the returns created in the window (default: the last 7 days)',
     scope: 'returns_read',
+    responses: { 200: { description: 'One row per returned item.', schema: Type.Array(AsnRow) } },
     query: AsnQuery,
     handle: async ({ principal, query, graphql }) => {
       const now = new Date();

@@ -5,8 +5,9 @@ import type { Principal } from '../../platform/auth.js';
 import type { ReturnRecord } from '../../subgraphs/returns/public.js';
 import { operation } from '../gateway-client.js';
 import type { RouteContext, RouteResult } from '../pipeline/route.js';
-import type { RouteTable } from '../pipeline/routing.js';
+import type { RouteRegistry } from '../pipeline/routing.js';
 import { isPaginated } from './surface.js';
+import { ActionOutcome, DetailsOutcome, LoopReturnList, NoteRefusal, NotesOutcome, RemoveRefusal } from './schemas.js';
 import { loopReturn, loopTime } from './format.js';
 import { expiryCutoff, identify, isoText, laravelInvalid, loopState, OPEN_STATUSES, parseState, resolveWindow, REVIEW_STATUSES, stateCondition, UNPAGED_LIMIT, type LoopState, type ReturnLookup } from './params.js';
 
@@ -80,6 +81,8 @@ const ProcessBody = Type.Unknown({ description: 'Optional free JSON, kept on the
 const NoteBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: 254 }) });
 
 type Action = 'process' | 'flag' | 'close' | 'cancel';
+
+const ACTION_RESPONSES = { 200: { description: '`true` when applied; otherwise the refusal of the action/state table or the "not found" body.', schema: ActionOutcome } };
 type Condition = ReturnType<typeof stateCondition>;
 
 /** Where each action is allowed (decisions section 14): the service condition that must hold. */
@@ -118,10 +121,13 @@ async function act(ctx: Ctx, action: Action, run: (storeId: string, lookup: Retu
   return { status: 200, body: refusal(action, loopState(change.return, now)) };
 }
 
-export function registerCompatReturnRoutes(routes: RouteTable): void {
+export function registerCompatReturnRoutes(routes: RouteRegistry): void {
   routes.add('GET', '/warehouse/return/details', {
+    operationId: 'getReturnDetails',
+    tag: 'Returns',
     summary: 'One return by return_id, order_id, order_name or service_return_id',
     scope: 'returns_read',
+    responses: { 200: { description: 'The return, or the "not found" body.', schema: DetailsOutcome } },
     query: DetailsQuery,
     handle: async ({ principal, query, graphql }) => {
       const lookup = identify(undefined, query);
@@ -138,8 +144,11 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/warehouse/return/list', {
+    operationId: 'listReturns',
+    tag: 'Returns',
     summary: 'Returns created (or updated) in a window: a bare array, or pages with paginate=true',
     scope: 'returns_read',
+    responses: { 200: { description: 'The returns of the window, newest first.', schema: LoopReturnList } },
     paginated: true,
     query: ListQuery,
     handle: async ({ req, principal, query, page, graphql }) => {
@@ -167,8 +176,11 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('POST', '/warehouse/return/:return_id/process', {
+    operationId: 'processReturn',
+    tag: 'Returns',
     summary: 'Queue the completion of an open return',
     scope: 'returns_write',
+    responses: ACTION_RESPONSES,
     query: ActionQuery,
     body: { limit: BODY_LIMIT, schema: ProcessBody, checkedBy: 'graph', optional: true },
     handle: (ctx) =>
@@ -179,8 +191,11 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
 
   const statusAction = (action: 'flag' | 'close' | 'cancel', status: string, summary: string) =>
     routes.add('POST', `/warehouse/return/:return_id/${action}`, {
+      operationId: `${action}Return`,
+      tag: 'Returns',
       summary,
       scope: 'returns_write',
+      responses: ACTION_RESPONSES,
       query: ActionQuery,
       handle: (ctx) =>
         act(ctx as Ctx, action, async (storeId, lookup, onlyIf) =>
@@ -192,8 +207,11 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
   statusAction('cancel', 'deleted', 'Cancel (reset) an open return: its items become returnable again');
 
   routes.add('POST', '/warehouse/return/:return_id/remove', {
+    operationId: 'removeReturnItems',
+    tag: 'Returns',
     summary: 'Remove line items from an open return, then process it (removing every item cancels it)',
     scope: 'returns_write',
+    responses: { ...ACTION_RESPONSES, 422: { description: 'The return cannot be modified, the items do not qualify, or `line_item_id` is missing.', schema: RemoveRefusal } },
     query: RemoveQuery,
     handle: async (ctx) => {
       const lines = (ctx.query.line_item_id ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -214,8 +232,12 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('POST', '/warehouse/return/:return_id/note', {
+    operationId: 'addReturnNote',
+    tag: 'Returns',
     summary: 'Add a note (1 to 254 characters) to a return',
     scope: 'returns_write',
+    headers: { 'Idempotency-Key': { description: 'A retry with the same key adds the note once.' } },
+    responses: { ...ACTION_RESPONSES, 422: { description: '`content` is missing or longer than 254 characters.', schema: NoteRefusal } },
     query: ActionQuery,
     body: { limit: BODY_LIMIT, schema: NoteBody, checkedBy: 'graph', optional: true },
     handle: async ({ req, params, query, body, principal, graphql }) => {
@@ -237,8 +259,14 @@ export function registerCompatReturnRoutes(routes: RouteTable): void {
   });
 
   routes.add('GET', '/warehouse/return/:return_id/notes', {
+    operationId: 'listReturnNotes',
+    tag: 'Returns',
     summary: "A return's notes, oldest first (422 with false when it has none)",
     scope: 'returns_read',
+    responses: {
+      200: { description: 'The notes, or the "not found" body.', schema: NotesOutcome },
+      422: { description: 'The return has no notes: the JSON value `false`.', schema: Type.Literal(false) },
+    },
     query: ActionQuery,
     handle: async ({ params, query, principal, graphql }) => {
       const lookup = identify(params.return_id, query);

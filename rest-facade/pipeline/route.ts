@@ -121,7 +121,8 @@ export interface Route {
  * The problems the pipeline itself may answer a route with (documentation):
  * credentials (401) and the surface's per-caller limit (429), an unknown or
  * foreign store (404), the scope (403), path and query (400), pagination, and
- * the body's content type, size and JSON (415, 413, 400). Kept beside the
+ * the body's content type, size and JSON (415, 413, 400), and the database
+ * being unreachable (503). Kept beside the
  * pipeline so the two change together.
  */
 export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>, pagination: ProblemsByStatus = {}): ProblemsByStatus {
@@ -141,6 +142,8 @@ export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>
     add(400, 'invalid-json', 'validation-failed');
   }
   add(500, 'internal-error');
+  // Answered before any route while the database is unreachable (server/http-app.ts).
+  add(503, 'service-unavailable');
   return problems;
 }
 

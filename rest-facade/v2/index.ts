@@ -6,6 +6,8 @@ import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
+import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { v2Cors, v2Surface } from './surface.js';
 
 export interface V2Options {
@@ -15,6 +17,8 @@ export interface V2Options {
   secretLimiter: MemoryRateLimiter;
   /** Custom event acceptance, called directly by the event routes. */
   events: EventAcceptance;
+  /** Webhook subscriptions, called directly by the webhook routes. */
+  webhooks: WebhookSubscriptions;
 }
 
 /** The REST API v2.2: every route authenticates, then runs one GraphQL operation. */
@@ -29,6 +33,7 @@ export function v2Routes(deps: FacadeDeps, options: V2Options): RouteTable {
 /** What /v2.2 routes call besides the gateway (read when a request comes). */
 export interface V2Services {
   readonly events: EventAcceptance;
+  readonly webhooks: WebhookSubscriptions;
 }
 
 /** Every /v2.2 route, on the table that serves them or on a list that documents them (openapi.ts). */
@@ -36,4 +41,5 @@ export function registerV2Routes(routes: RouteRegistry, services: V2Services): v
   registerReturnRoutes(routes);
   registerInventoryRoutes(routes);
   registerEventRoutes(routes, services);
+  registerWebhookRoutes(routes, services);
 }

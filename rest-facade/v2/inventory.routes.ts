@@ -2,12 +2,15 @@ import { notFound } from '../../platform/errors.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
 import { Strict } from '../../platform/validation/index.js';
 import {
-  InboundShipmentDocumentSchema,
+  InboundShipmentDetailSchema,
   InboundShipmentListQuerySchema,
   InboundShipmentListSchema,
   InventoryItemDocumentSchema,
   InventoryItemListQuerySchema,
   InventoryItemListSchema,
+  InventoryLevelDetailSchema,
+  InventoryLevelListQuerySchema,
+  InventoryLevelListSchema,
 } from '../../subgraphs/inventory/public.js';
 import { operation } from '../gateway-client.js';
 import type { RouteRegistry } from '../pipeline/routing.js';
@@ -26,7 +29,7 @@ const LIST_SHIPMENTS = operation(`
 `);
 
 const GET_SHIPMENT = operation(`
-  query GetInboundShipment($storeId: ID!, $id: ID!) { inboundShipment(storeId: $storeId, id: $id) { restJson } }
+  query GetInboundShipment($storeId: ID!, $id: ID!) { inboundShipment(storeId: $storeId, id: $id) { restDetailJson } }
 `);
 
 const LIST_ITEMS = operation(`
@@ -40,6 +43,21 @@ const LIST_ITEMS = operation(`
 
 const GET_ITEM = operation(`
   query GetInventoryItem($storeId: ID!, $id: ID!) { inventoryItem(storeId: $storeId, id: $id) { restJson } }
+`);
+
+const LIST_LEVELS = operation(`
+  query ListInventoryLevels($storeId: ID!, $first: Int, $after: String, $locationId: ID, $productId: ID, $sku: String,
+                            $updatedAtMin: DateTime, $updatedAtMax: DateTime) {
+    productLevels(storeId: $storeId, first: $first, after: $after, locationId: $locationId, productId: $productId, sku: $sku,
+                  updatedAtMin: $updatedAtMin, updatedAtMax: $updatedAtMax) {
+      restJson
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
+
+const GET_LEVEL = operation(`
+  query GetInventoryLevel($storeId: ID!, $id: ID!) { productLevel(storeId: $storeId, id: $id) { restDetailJson } }
 `);
 
 const TAG = 'Inventory';
@@ -78,12 +96,12 @@ export function registerInventoryRoutes(routes: RouteRegistry): void {
     tag: TAG,
     summary: 'One inbound shipment',
     scope: 'inbound_shipments_read',
-    responses: { 200: { description: 'The inbound shipment.', schema: Strict({ inbound_shipment: InboundShipmentDocumentSchema }) } },
+    responses: { 200: { description: 'The inbound shipment with its detail fields.', schema: Strict({ inbound_shipment: InboundShipmentDetailSchema }) } },
     problems: { 404: ['inbound-shipment-not-found'] },
     handle: async ({ params, graphql }) => {
-      const data = await graphql<{ inboundShipment: { restJson: string } | null }>(GET_SHIPMENT, { storeId: params.storeId, id: params.id });
+      const data = await graphql<{ inboundShipment: { restDetailJson: string } | null }>(GET_SHIPMENT, { storeId: params.storeId, id: params.id });
       if (!data.inboundShipment) throw notFound('inbound-shipment-not-found', `Inbound shipment ${params.id} was not found.`);
-      return { status: 200, json: `{"inbound_shipment":${data.inboundShipment.restJson}}` };
+      return { status: 200, json: `{"inbound_shipment":${data.inboundShipment.restDetailJson}}` };
     },
   });
 
@@ -121,6 +139,44 @@ export function registerInventoryRoutes(routes: RouteRegistry): void {
       const data = await graphql<{ inventoryItem: { restJson: string } | null }>(GET_ITEM, { storeId: params.storeId, id: params.id });
       if (!data.inventoryItem) throw notFound('inventory-item-not-found', `Inventory item ${params.id} was not found.`);
       return { status: 200, json: `{"inventory_item":${data.inventoryItem.restJson}}` };
+    },
+  });
+
+  routes.add('GET', '/stores/:storeId/inventory-levels', {
+    operationId: 'listInventoryLevels',
+    tag: TAG,
+    summary: "A store's inventory levels (a product at a location), most recently updated first",
+    description: 'A level counts every unit of the product at the location, whatever its kind or lot. Nothing is reserved or committed: `available` is the quantity on hand.',
+    scope: 'inventory_read',
+    responses: { 200: { description: 'A page of inventory levels.', schema: InventoryLevelListSchema } },
+    paginated: true,
+    query: InventoryLevelListQuerySchema,
+    handle: async ({ params, query, page, graphql }) => {
+      const data = await graphql<{ productLevels: Listed }>(LIST_LEVELS, {
+        storeId: params.storeId,
+        first: page.first,
+        after: page.after,
+        locationId: query.location_id,
+        productId: query.product_id,
+        sku: query.sku,
+        updatedAtMin: query.updated_at_min && timeBoundInstant(query.updated_at_min),
+        updatedAtMax: query.updated_at_max && timeBoundInstant(query.updated_at_max),
+      });
+      return { status: 200, json: data.productLevels.restJson, page: data.productLevels.pageInfo };
+    },
+  });
+
+  routes.add('GET', '/stores/:storeId/inventory-levels/:id', {
+    operationId: 'getInventoryLevel',
+    tag: TAG,
+    summary: 'One inventory level',
+    scope: 'inventory_read',
+    responses: { 200: { description: 'The inventory level with its detail fields.', schema: Strict({ inventory_level: InventoryLevelDetailSchema }) } },
+    problems: { 404: ['inventory-level-not-found'] },
+    handle: async ({ params, graphql }) => {
+      const data = await graphql<{ productLevel: { restDetailJson: string } | null }>(GET_LEVEL, { storeId: params.storeId, id: params.id });
+      if (!data.productLevel) throw notFound('inventory-level-not-found', `Inventory level ${params.id} was not found.`);
+      return { status: 200, json: `{"inventory_level":${data.productLevel.restDetailJson}}` };
     },
   });
 }

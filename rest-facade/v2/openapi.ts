@@ -43,11 +43,13 @@ export const V2_API: ApiDescription = {
     { name: 'Orders', description: 'Orders come in first: returns are made against their line items.' },
     { name: 'Returns', description: 'Returns of order line items, their status and comments.' },
     { name: 'Custom events', description: 'Events about customers, queued for processing (segments, flows).' },
+    { name: 'Webhooks', description: 'Subscriptions: every change of a return, shipment, item or custom event POSTed to your URL, signed (Standard Webhooks), in order per subject, retried, with a delivery log.' },
     { name: 'Inventory', description: 'Inbound shipments and in-stock inventory items (writes are GraphQL mutations).' },
   ],
   pathParameters: {
     storeId: 'A store of the caller\'s account (`sto_...`).',
     returnId: 'A return id (`ret_...`).',
+    webhookId: 'A webhook subscription id (`whk_...`).',
     id: 'The resource id.',
   },
   securitySchemes: {
@@ -92,6 +94,9 @@ export const V2_API: ApiDescription = {
 /** A documented table serves no request, so it has no services; a handler that ran anyway would say so. */
 const DOCUMENTATION_ONLY: V2Services = {
   get events(): never {
+    throw new Error('a route list that documents the API serves no requests');
+  },
+  get webhooks(): never {
     throw new Error('a route list that documents the API serves no requests');
   },
 };

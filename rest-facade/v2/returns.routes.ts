@@ -1,9 +1,11 @@
 import { invalid, notFound } from '../../platform/errors.js';
-import { Strict, Type } from '../../platform/validation/index.js';
+import { OneOf, Strict, Type } from '../../platform/validation/index.js';
 import {
   CommentBodySchema,
   CreateReturnSchema,
   OrderBodySchema,
+  ProcessBodySchema,
+  RETURN_STATUSES,
   RestCommentSchema,
   RestOrderSchema,
   RestReturnListSchema,
@@ -15,6 +17,8 @@ import { operation } from '../gateway-client.js';
 import type { RouteRegistry } from '../pipeline/routing.js';
 
 const BODY_LIMIT = 1024 * 1024;
+/** A comment may carry a picture (base64). */
+const IMAGE_BODY_LIMIT = 6 * 1024 * 1024;
 
 // The returns subgraph serves each return and order as its REST JSON text (`restJson`), the same
 // document its webhooks carry: these routes splice that text into the response, mapping nothing.
@@ -44,11 +48,21 @@ const LIST_RETURNS = operation(`
 const UPDATE_STATUS = operation(`
   mutation UpdateReturnStatus($id: ID!, $status: ReturnStatus!) { updateReturnStatus(returnId: $id, status: $status) { id } }`);
 
+const GET_STATUS = operation(`
+  query ReturnStatus($id: ID!) { return(id: $id) { status } }`);
+
+const PROCESS_RETURN = operation(`
+  mutation ProcessReturn($id: ID!, $input: JSON!) { processReturn(returnId: $id, input: $input) { id } }`);
+
 const LIST_COMMENTS = operation(`
-  query ReturnComments($id: ID!) { return(id: $id) { comments { id message createdAt } } }`);
+  query ReturnComments($id: ID!) { return(id: $id) { comments { id message image createdAt } } }`);
 
 const ADD_COMMENT = operation(`
-  mutation AddReturnComment($id: ID!, $message: String!) { addReturnComment(returnId: $id, message: $message) { id message createdAt } }`);
+  mutation AddReturnComment($id: ID!, $message: String, $image: String) { addReturnComment(returnId: $id, message: $message, image: $image) { id message image createdAt } }`);
+
+/** A comment as REST shows it: `image` only when it carries one. */
+type CommentOut = { id: string; message: string; image: string | null; createdAt: string };
+const restComment = ({ image, ...comment }: CommentOut) => (image === null ? comment : { ...comment, image });
 
 type Shaped = { restJson: string };
 
@@ -64,6 +78,8 @@ const CreatedReturnResponse = Strict({
 const ReturnWithOrder = Strict({ return: RestReturnSchema, order: RestOrderSchema });
 const CommentList = Strict({ comments: Type.Array(RestCommentSchema) });
 const CommentResponse = Strict({ comment: RestCommentSchema });
+const StatusResponse = Strict({ status: OneOf(RETURN_STATUSES) });
+const ProcessResponse = Strict({ message: Type.String() });
 const TAG = 'Returns';
 
 function returnNotFound(id: string) {
@@ -188,9 +204,9 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     responses: { 200: { description: 'The comments.', schema: CommentList } },
     problems: { 404: ['return-not-found'] },
     handle: async ({ params, graphql }) => {
-      const data = await graphql<{ return: { comments: unknown[] } | null }>(LIST_COMMENTS, { id: params.returnId });
+      const data = await graphql<{ return: { comments: CommentOut[] } | null }>(LIST_COMMENTS, { id: params.returnId });
       if (!data.return) throw returnNotFound(params.returnId!);
-      return { status: 200, body: { comments: data.return.comments } };
+      return { status: 200, body: { comments: data.return.comments.map(restComment) } };
     },
   });
 
@@ -198,14 +214,49 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     operationId: 'addReturnComment',
     tag: TAG,
     summary: 'Add a comment to a return',
-    description: 'Comments also appear in the return\'s `notes`.',
+    description: 'A `{message}` or an `{image}` (base64). Comments also appear in the return\'s `notes`.',
     scope: 'returns_write',
     responses: { 201: { description: 'The comment was added.', schema: CommentResponse } },
     problems: { 404: ['return-not-found'] },
-    body: { limit: BODY_LIMIT, schema: CommentBodySchema },
+    body: { limit: IMAGE_BODY_LIMIT, schema: CommentBodySchema },
     handle: async ({ params, body, graphql }) => {
-      const data = await graphql<{ addReturnComment: unknown }>(ADD_COMMENT, { id: params.returnId, message: body.comment.message });
-      return { status: 201, body: { comment: data.addReturnComment } };
+      const content = body.comment;
+      const data = await graphql<{ addReturnComment: CommentOut }>(ADD_COMMENT, {
+        id: params.returnId,
+        message: 'message' in content ? content.message : null,
+        image: 'image' in content ? content.image : null,
+      });
+      return { status: 201, body: { comment: restComment(data.addReturnComment) } };
+    },
+  });
+
+  routes.add('GET', '/returns/:returnId/status', {
+    operationId: 'getReturnStatus',
+    tag: TAG,
+    summary: "A return's status",
+    scope: 'returns_read',
+    responses: { 200: { description: 'The status.', schema: StatusResponse } },
+    problems: { 404: ['return-not-found'] },
+    handle: async ({ params, graphql }) => {
+      const data = await graphql<{ return: { status: string } | null }>(GET_STATUS, { id: params.returnId });
+      if (!data.return) throw returnNotFound(params.returnId!);
+      return { status: 200, body: { status: data.return.status } };
+    },
+  });
+
+  routes.add('POST', '/returns/:returnId/process', {
+    operationId: 'processReturn',
+    tag: TAG,
+    summary: 'Process a return: queue its completion',
+    description:
+      "The same completion as the compatibility API's process: the return becomes `complete` (restock, webhooks) once the queued job ran, normally well under a second. Items named with `reject: true` get the outcome `rejected`; the body is kept on the return's timeline. A return whose status cannot move to complete is 409.",
+    scope: 'returns_write',
+    responses: { 200: { description: 'The completion is queued.', schema: ProcessResponse } },
+    problems: { 404: ['return-not-found'], 409: ['invalid-transition'] },
+    body: { limit: BODY_LIMIT, schema: ProcessBodySchema },
+    handle: async ({ params, body, graphql }) => {
+      await graphql(PROCESS_RETURN, { id: params.returnId, input: body });
+      return { status: 200, body: { message: 'Return processing queued.' } };
     },
   });
 }

@@ -46,7 +46,7 @@ function countOutcomes(jobs: BatchJob[], results: JobResult[]): JobResult[] {
 }
 
 /**
- * One transaction for the whole batch (one commit for up to 100 events). When
+ * One transaction for the whole batch (one commit for up to EVENTS_BATCH_SIZE events). When
  * it fails (one bad event, or a race with another worker), each job is
  * settled on its own so one event cannot hold its batch-mates back.
  */
@@ -71,11 +71,18 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
   return countOutcomes(jobs, results);
 }
 
-export async function startCustomEventWorkers(boss: PgBoss, service: CustomEventService, logger: Logger): Promise<void> {
+export interface WorkerLanes {
+  /** Jobs per fetch, applied in one transaction: a fetch takes what is there, so batches grow with the backlog. */
+  batchSize: number;
+  /** Batches in flight at once in this process. */
+  concurrency: number;
+}
+
+export async function startCustomEventWorkers(boss: PgBoss, service: CustomEventService, logger: Logger, lanes: WorkerLanes): Promise<void> {
   // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
   await boss.work(
     CUSTOM_EVENTS_QUEUE,
-    { batchSize: 100, perJobResults: true, includeMetadata: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    { batchSize: lanes.batchSize, perJobResults: true, includeMetadata: true, localConcurrency: lanes.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     (jobs) => processCustomEventBatch(service, jobs, logger),
   );
 }

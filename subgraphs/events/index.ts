@@ -12,7 +12,8 @@ import { Migration20261122000310_custom_events } from './migrations/Migration202
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
-import { SecretBox } from '../../platform/secret-box.js';
+import { webhookSecretBox } from '../../webhooks/index.js';
+import type { SecretBox } from '../../webhooks/secret-box.js';
 import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
@@ -21,7 +22,7 @@ import { messageProviders } from './flows/flow.providers.js';
 import { CustomerFlowsResolver, FlowResolver, FlowRunResolver } from './flows/flow.resolver.js';
 import { FlowRunner } from './flows/flow.runner.js';
 import { FlowService } from './flows/flow.service.js';
-import { checkCallbackUrl, generateSigningSecret } from './flows/outbound.js';
+import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound/index.js';
 
 /** One set of services per process (the schema and the workers share them). */
 const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
@@ -30,10 +31,11 @@ function createServices(deps: SubgraphDeps) {
   const customers = new CustomerService(deps.orm);
   const events = new CustomEventService(deps.orm, deps.boss);
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
-  // The key is read (or made) once per process, on first use.
+  // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key),
+  // read (or made) once per process, on first use.
   let box: Promise<SecretBox> | undefined;
   const openBox = () =>
-    (box ??= SecretBox.open(deps.accounts).catch((err: unknown) => {
+    (box ??= webhookSecretBox(deps.accounts).catch((err: unknown) => {
       box = undefined; // a failed read is retried by the next caller
       throw err;
     }));
@@ -101,7 +103,7 @@ export const eventsSubgraph: SubgraphDefinition = {
   },
   async startWorkers(deps: SubgraphDeps) {
     const { events, runner } = services(deps);
-    await startCustomEventWorkers(deps.boss, events, deps.logger);
+    await startCustomEventWorkers(deps.boss, events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
   },
 };

@@ -3,16 +3,17 @@ import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.j
 import { InboundShipmentService } from './inbound-shipment.service.js';
 import { INVENTORY_EVENTS } from './inventory.events.js';
 import { inventoryReferences } from './inventory.reference.js';
-import { InboundShipmentPageResolver, InboundShipmentResolver, InventoryItemPageResolver, InventoryItemResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
+import { InboundShipmentPageResolver, InboundShipmentResolver, InventoryItemPageResolver, InventoryItemResolver, InventoryLevelPageResolver, InventoryLevelResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
 import { InventoryService } from './inventory.service.js';
 import { InboundShipmentType, InventoryItemType, ProductType } from './inventory.type.js';
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
 import { Migration20261122000210_inventory_stock } from './migrations/Migration20261122000210_inventory_stock.js';
+import { Migration20261203000200_inventory_levels } from './migrations/Migration20261203000200_inventory_levels.js';
 import { createRestockQueue, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
 const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
-const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver] as const;
+const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver, InventoryLevelResolver, InventoryLevelPageResolver] as const;
 
 export const inventorySubgraph: SubgraphDefinition = {
   name: 'inventory',
@@ -23,6 +24,7 @@ export const inventorySubgraph: SubgraphDefinition = {
     migrations: [
       { name: 'Migration20261122000200_inventory', class: Migration20261122000200_inventory },
       { name: 'Migration20261122000210_inventory_stock', class: Migration20261122000210_inventory_stock },
+      { name: 'Migration20261203000200_inventory_levels', class: Migration20261203000200_inventory_levels },
     ],
   },
   async build(deps?: SubgraphDeps) {

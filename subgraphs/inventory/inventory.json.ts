@@ -1,3 +1,4 @@
+import { money } from '../../platform/money.js';
 import { Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { InboundShipmentStatus, InventoryKind } from './inventory.values.js';
 
@@ -16,6 +17,8 @@ export interface InventoryItemIn extends TimestampsIn {
   sku: string;
   name: string;
   kind: string;
+  lotNumber: string | null;
+  expirationDate: string | null;
   quantity: number;
   locations: { locationId: string; locationName: string; quantity: number }[];
 }
@@ -36,7 +39,7 @@ export interface InboundShipmentIn extends TimestampsIn {
   dutyCost: { amount: string; currency: string } | null;
   items: {
     id: string;
-    product: { id: string; title: string; sku: string; imageUrl: string | null };
+    product: { id: string; title: string; sku: string; imageUrl: string | null; upc: string | null };
     quantity: number;
     receivedQuantity: number;
     damagedQuantity: number;
@@ -63,6 +66,8 @@ export const InventoryItemDocumentSchema = Strict(
     sku: Str,
     name: Type.String({ description: 'The product title, then " - " and the variant title when there is one.' }),
     kind: OneOf(Object.values(InventoryKind)),
+    lot_number: OrNull(Type.String({ description: 'The lot the units belong to; null for stock without a lot.' })),
+    expiration_date: OrNull(Type.String({ format: 'date', description: "The lot's expiration date, when known." })),
     quantity: Type.Integer({ description: 'On hand: the sum of the locations, or the quantity at `location_id` when the list is filtered by it.' }),
     locations: Type.Array(Strict({ location_id: Str, location_name: Str, quantity: Type.Integer() })),
     created_at: Timestamp,
@@ -84,8 +89,9 @@ export const InboundShipmentDocumentSchema = Strict(
     actual_arrival_date: OrNull(Type.String({ format: 'date' })),
     freight_type: NullableStr,
     payment_terms: NullableStr,
-    freight_cost: OrNull(MoneySchema),
-    duty_cost: OrNull(MoneySchema),
+    // Zero in the shipment's currency when not given (the real platform's schema requires both).
+    freight_cost: MoneySchema,
+    duty_cost: MoneySchema,
     items: Type.Array(
       Strict({
         id: Type.String({ description: 'The line id (`itemId` of receiveInboundShipment).' }),
@@ -105,11 +111,73 @@ export const InboundShipmentDocumentSchema = Strict(
   { title: 'InboundShipment' },
 );
 
+const ShipmentLine = InboundShipmentDocumentSchema.properties.items.items;
+const OrderRef = Strict({ id: Str, name: Str });
+
+/**
+ * One shipment with the detail fields of the real platform's schema: per line
+ * the product's UPC and the discrepancy (units not received in good shape),
+ * and the damaged and missing totals. The service keeps no purchase orders,
+ * transfer orders, files or volume: empty lists and null.
+ */
+export const InboundShipmentDetailSchema = Strict(
+  {
+    ...InboundShipmentDocumentSchema.properties,
+    items: Type.Array(
+      Strict({
+        ...ShipmentLine.properties,
+        product: Strict({ ...ShipmentLine.properties.product.properties, upc: NullableStr }),
+        discrepancy: Type.Integer({ minimum: 0, description: 'Expected units less received ones (damaged, missing or still due).' }),
+      }),
+    ),
+    custom_volume_cubic_meters: Type.Null(),
+    purchase_orders: Type.Array(OrderRef, { maxItems: 0 }),
+    transfer_orders: Type.Array(OrderRef, { maxItems: 0 }),
+    files: Type.Array(Strict({ id: Str, title: Str, url: Str, content_type: Str, created_at: Timestamp }), { maxItems: 0 }),
+    damaged_count: Count,
+    missing_count: Count,
+  },
+  { title: 'InboundShipmentDetail' },
+);
+
+/**
+ * A level (the real platform's inventory level): the service reserves and
+ * commits nothing, so everything on hand is available.
+ */
+export const InventoryLevelDocumentSchema = Strict(
+  {
+    id: Str,
+    product: Strict({ id: Str, title: Str, sku: Str }),
+    location: Strict({ id: Str, name: Str }),
+    quantity: Count,
+    available: Count,
+    committed: Count,
+    reserved: Count,
+    buildable: Count,
+    total_available: Count,
+    updated_at: Timestamp,
+  },
+  { title: 'InventoryLevel' },
+);
+
+export const InventoryLevelDetailSchema = Strict(
+  {
+    ...InventoryLevelDocumentSchema.properties,
+    product: Strict({ id: Str, title: Str, sku: Str, upc: NullableStr, image_url: NullableStr }),
+    external_ids: Type.Null({ description: 'The service keeps no external ids of levels.' }),
+    created_at: Timestamp,
+  },
+  { title: 'InventoryLevelDetail' },
+);
+
+export const InventoryLevelListSchema = Strict({ inventory_levels: Type.Array(InventoryLevelDocumentSchema) }, { title: 'InventoryLevelList' });
+
 export const InventoryItemListSchema = Strict({ inventory_items: Type.Array(InventoryItemDocumentSchema) }, { title: 'InventoryItemList' });
 export const InboundShipmentListSchema = Strict({ inbound_shipments: Type.Array(InboundShipmentDocumentSchema) }, { title: 'InboundShipmentList' });
 
 export type InventoryItemDocument = Static<typeof InventoryItemDocumentSchema>;
 export type InboundShipmentDocument = Static<typeof InboundShipmentDocumentSchema>;
+export type InboundShipmentDetail = Static<typeof InboundShipmentDetailSchema>;
 
 const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : value);
 
@@ -119,6 +187,8 @@ export function inventoryItemJson(item: InventoryItemIn): InventoryItemDocument 
     sku: item.sku,
     name: item.name,
     kind: item.kind as InventoryKind,
+    lot_number: item.lotNumber,
+    expiration_date: item.expirationDate,
     quantity: item.quantity,
     locations: item.locations.map((l) => ({ location_id: l.locationId, location_name: l.locationName, quantity: l.quantity })),
     created_at: iso(item.createdAt),
@@ -126,7 +196,30 @@ export function inventoryItemJson(item: InventoryItemIn): InventoryItemDocument 
   };
 }
 
+/** The shipment's currency: that of its costs; USD when it has none. */
+const shipmentCurrency = (s: InboundShipmentIn) => s.freightCost?.currency ?? s.dutyCost?.currency ?? 'USD';
+const moneyOrZero = (m: { amount: string; currency: string } | null, currency: string) => (m ? { amount: m.amount, currency: m.currency } : money(0, currency));
+
+export function inboundShipmentDetailJson(s: InboundShipmentIn): InboundShipmentDetail {
+  const doc = inboundShipmentJson(s);
+  return {
+    ...doc,
+    items: doc.items.map((line, i) => ({
+      ...line,
+      product: { ...line.product, upc: s.items[i]!.product.upc },
+      discrepancy: line.quantity - line.received_quantity,
+    })),
+    custom_volume_cubic_meters: null,
+    purchase_orders: [],
+    transfer_orders: [],
+    files: [],
+    damaged_count: s.items.reduce((n, i) => n + i.damagedQuantity, 0),
+    missing_count: s.items.reduce((n, i) => n + i.missingQuantity, 0),
+  };
+}
+
 export function inboundShipmentJson(s: InboundShipmentIn): InboundShipmentDocument {
+  const currency = shipmentCurrency(s);
   return {
     id: s.id,
     shipment_id: s.shipmentId,
@@ -139,8 +232,8 @@ export function inboundShipmentJson(s: InboundShipmentIn): InboundShipmentDocume
     actual_arrival_date: s.actualArrivalDate,
     freight_type: s.freightType,
     payment_terms: s.paymentTerms,
-    freight_cost: s.freightCost ? { amount: s.freightCost.amount, currency: s.freightCost.currency } : null,
-    duty_cost: s.dutyCost ? { amount: s.dutyCost.amount, currency: s.dutyCost.currency } : null,
+    freight_cost: moneyOrZero(s.freightCost, currency),
+    duty_cost: moneyOrZero(s.dutyCost, currency),
     items: s.items.map((i) => ({
       id: i.id,
       product: { id: i.product.id, title: i.product.title, sku: i.product.sku, image_url: i.product.imageUrl },
@@ -154,5 +247,37 @@ export function inboundShipmentJson(s: InboundShipmentIn): InboundShipmentDocume
     received_count: s.receivedCount,
     created_at: iso(s.createdAt),
     updated_at: iso(s.updatedAt),
+  };
+}
+
+export interface InventoryLevelIn extends TimestampsIn {
+  id: string;
+  product: { id: string; title: string; sku: string; upc: string | null; imageUrl: string | null };
+  location: { id: string; name: string };
+  quantity: number;
+}
+
+export function inventoryLevelJson(level: InventoryLevelIn): Static<typeof InventoryLevelDocumentSchema> {
+  return {
+    id: level.id,
+    product: { id: level.product.id, title: level.product.title, sku: level.product.sku },
+    location: { id: level.location.id, name: level.location.name },
+    quantity: level.quantity,
+    available: level.quantity,
+    committed: 0,
+    reserved: 0,
+    buildable: 0,
+    total_available: level.quantity,
+    updated_at: iso(level.updatedAt),
+  };
+}
+
+export function inventoryLevelDetailJson(level: InventoryLevelIn): Static<typeof InventoryLevelDetailSchema> {
+  const doc = inventoryLevelJson(level);
+  return {
+    ...doc,
+    product: { ...doc.product, upc: level.product.upc, image_url: level.product.imageUrl },
+    external_ids: null,
+    created_at: iso(level.createdAt),
   };
 }

@@ -18,19 +18,21 @@ import {
   UpsertProductInput,
 } from './inventory.input.js';
 import { inventoryLoaders } from './inventory.loaders.js';
-import { inventoryItemListFilters, type InventoryService } from './inventory.service.js';
+import { inventoryItemListFilters, inventoryLevelListFilters, type InventoryService } from './inventory.service.js';
 import {
   InboundShipmentConnection,
   InboundShipmentStatus,
   InboundShipmentType,
   InventoryItemConnection,
+  ProductLevelConnection,
+  ProductLevelType,
   InventoryItemType,
   InventoryKind,
   LocationType,
   ProductType,
 } from './inventory.type.js';
-import type { InboundShipmentView, InventoryItemView, LocationRow, ProductRow } from './inventory.views.js';
-import { inboundShipmentJson, inventoryItemJson } from './inventory.json.js';
+import type { InboundShipmentView, InventoryItemView, InventoryLevelRow, LocationRow, ProductRow } from './inventory.views.js';
+import { inboundShipmentDetailJson, inboundShipmentJson, inventoryItemJson, inventoryLevelDetailJson, inventoryLevelJson } from './inventory.json.js';
 
 export interface InventoryResolverDeps {
   inventory: InventoryService;
@@ -211,9 +213,14 @@ export class InboundShipmentResolver {
     return this.deps.shipments.receive(id, items);
   }
 
-  @FieldResolver(() => String, { description: 'This shipment exactly as REST API v2.2 shows it, as JSON text (the REST facade serves it as is).' })
+  @FieldResolver(() => String, { description: 'This shipment exactly as REST API v2.2 lists it, as JSON text (the REST facade serves it as is).' })
   restJson(@Root() shipment: InboundShipmentView): string {
     return JSON.stringify(inboundShipmentJson(shipment));
+  }
+
+  @FieldResolver(() => String, { description: 'This shipment as REST API v2.2 shows it alone (with the detail fields), as JSON text.' })
+  restDetailJson(@Root() shipment: InboundShipmentView): string {
+    return JSON.stringify(inboundShipmentDetailJson(shipment));
   }
 
   /** A shipment of a store the caller cannot see does not exist (404), then the scope (403). */
@@ -237,5 +244,48 @@ export class InboundShipmentPageResolver {
   @FieldResolver(() => String, { description: 'This page as the REST list shows it, as JSON text: {"inbound_shipments": [...]}.' })
   restJson(@Root() page: Connection<InboundShipmentView>): string {
     return JSON.stringify({ inbound_shipments: page.edges.map((e) => inboundShipmentJson(e.node)) });
+  }
+}
+
+@Resolver(() => ProductLevelType)
+export class InventoryLevelResolver {
+  constructor(private readonly deps: InventoryResolverDeps) {}
+
+  @Query(() => ProductLevelConnection, { description: "The store's inventory levels (a product at a location), most recently updated first." })
+  async productLevels(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Arg('locationId', () => ID, { nullable: true }) locationId: string | undefined,
+    @Arg('productId', () => ID, { nullable: true }) productId: string | undefined,
+    @Arg('sku', () => String, { nullable: true }) sku: string | undefined,
+    @Arg('updatedAtMin', () => Date, { nullable: true, description: 'Inclusive' }) updatedAtMin: Date | undefined,
+    @Arg('updatedAtMax', () => Date, { nullable: true, description: 'Exclusive' }) updatedAtMax: Date | undefined,
+    @Ctx() ctx: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<InventoryLevelRow>> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, INVENTORY);
+    const filters = { locationId, productId, sku, updatedAtMin, updatedAtMax };
+    return toConnection(await this.deps.inventory.listLevels(storeId, filters, pageRequest(first, after, inventoryLevelListFilters(storeId, filters), selects(info, 'totalCount'))));
+  }
+
+  @Query(() => ProductLevelType, { nullable: true, description: 'A level of the store; null when absent.' })
+  async productLevel(@Arg('storeId', () => ID) storeId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<InventoryLevelRow | null> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, INVENTORY);
+    const [row] = await this.deps.inventory.levelsByIds([id]);
+    return row?.storeId === storeId ? row : null;
+  }
+
+  @FieldResolver(() => String, { description: 'This level as REST API v2.2 shows it alone (with the detail fields), as JSON text.' })
+  restDetailJson(@Root() level: InventoryLevelRow): string {
+    return JSON.stringify(inventoryLevelDetailJson(level));
+  }
+}
+
+@Resolver(() => ProductLevelConnection)
+export class InventoryLevelPageResolver {
+  @FieldResolver(() => String, { description: 'This page as the REST list shows it, as JSON text: {"inventory_levels": [...]}.' })
+  restJson(@Root() page: Connection<InventoryLevelRow>): string {
+    return JSON.stringify({ inventory_levels: page.edges.map((e) => inventoryLevelJson(e.node)) });
   }
 }

@@ -13,10 +13,12 @@ import {
   PRODUCT_COLUMNS,
   loadItems,
   loadItemsByKey,
+  loadLevels,
   loadLocations,
   loadProducts,
   loadProductsBySku,
   type InventoryItemView,
+  type InventoryLevelRow,
   type LocationRow,
   type ProductRow,
 } from './inventory.views.js';
@@ -28,6 +30,27 @@ export interface InventoryItemFilters {
   kind?: InventoryKind | null;
   sku?: string | null;
   lotNumber?: string | null;
+}
+
+export interface InventoryLevelFilters {
+  locationId?: string | null;
+  productId?: string | null;
+  sku?: string | null;
+  updatedAtMin?: Date | null;
+  updatedAtMax?: Date | null;
+}
+
+/** The filter set a level list cursor is bound to. */
+export function inventoryLevelListFilters(storeId: string, filters: InventoryLevelFilters): Record<string, unknown> {
+  return {
+    list: 'inventory-levels',
+    storeId,
+    locationId: filters.locationId,
+    productId: filters.productId,
+    sku: filters.sku,
+    updatedAtMin: filters.updatedAtMin?.toISOString(),
+    updatedAtMax: filters.updatedAtMax?.toISOString(),
+  };
 }
 
 /** The filter set a list cursor is bound to: the store, the list and every filter. */
@@ -76,6 +99,23 @@ export class InventoryService {
 
   itemsByIds(ids: readonly string[]): Promise<InventoryItemView[]> {
     return loadItems(this.em(), ids);
+  }
+
+  levelsByIds(ids: readonly string[]): Promise<InventoryLevelRow[]> {
+    return loadLevels(this.em(), ids);
+  }
+
+  /** A store's inventory levels, most recently updated first (each filter walks its own index). */
+  async listLevels(storeId: string, filters: InventoryLevelFilters, page: PageRequest): Promise<Page<InventoryLevelRow>> {
+    const c = new Conditions();
+    c.when(filters.locationId, (v) => `location_id = ${v}`)
+      .when(filters.productId, (v) => `product_id = ${v}`)
+      .and(`store_id = ${c.p(storeId)}`);
+    // A sku names at most one product of the store (unique (store_id, sku)).
+    if (filters.sku) c.and(`product_id = (select id from product where store_id = ${c.p(storeId)} and sku = ${c.p(filters.sku)})`);
+    c.when(filters.updatedAtMin, (v) => `updated_at >= ${v}`).when(filters.updatedAtMax, (v) => `updated_at < ${v}`);
+    const ids = await keysetPage<{ id: string }>(this.em(), { columns: 'id', from: 'product_level', where: c, sortColumn: 'updated_at', idColumn: 'id', page });
+    return { ...ids, items: await loadLevels(this.em(), ids.items.map((r) => r.id)) };
   }
 
   itemsByKey(keys: readonly { storeId: string; sku: string; kind: string }[]): Promise<InventoryItemView[]> {

@@ -204,3 +204,29 @@ export class InboundShipmentType {
 
 export const InventoryItemConnection = ConnectionType(InventoryItemType, 'InventoryItem');
 export const InboundShipmentConnection = ConnectionType(InboundShipmentType, 'InboundShipment');
+
+@ObjectType('ProductLevel', { description: "A product's units at a location, every kind and lot together (REST: an inventory level)." })
+export class ProductLevelType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  storeId!: string;
+
+  @Field(() => ProductType)
+  product!: ProductType;
+
+  @Field(() => LocationType)
+  location!: LocationType;
+
+  @Field(() => Int, { description: 'On hand.' })
+  quantity!: number;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date)
+  updatedAt!: Date;
+}
+
+export const ProductLevelConnection = ConnectionType(ProductLevelType, 'ProductLevel');

@@ -205,3 +205,30 @@ export async function loadShipments(em: EntityManager, ids: readonly string[]): 
   });
   return inOrder(ids, views);
 }
+
+/** A product's units at a location, every kind and lot together (`product_level`). */
+export interface InventoryLevelRow {
+  id: string;
+  storeId: string;
+  productId: string;
+  locationId: string;
+  product: ProductRow;
+  location: LocationRow;
+  quantity: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Levels with their product and location (three queries whatever the number of levels). */
+export async function loadLevels(em: EntityManager, ids: readonly string[]): Promise<InventoryLevelRow[]> {
+  if (!ids.length) return [];
+  const levels = await sql<Omit<InventoryLevelRow, 'product' | 'location'>>(
+    em,
+    `select id, store_id as "storeId", product_id as "productId", location_id as "locationId", quantity, created_at as "createdAt", updated_at as "updatedAt"
+       from product_level where id = any($1)`,
+    [ids],
+  );
+  const products = new Map((await loadProducts(em, [...new Set(levels.map((l) => l.productId))])).map((p) => [p.id, p]));
+  const locations = new Map((await loadLocations(em, [...new Set(levels.map((l) => l.locationId))])).map((l) => [l.id, l]));
+  return inOrder(ids, levels.map((l) => ({ ...l, product: products.get(l.productId)!, location: locations.get(l.locationId)! })));
+}

@@ -3,5 +3,5 @@
  * contracts and the schemas of its REST queries and documents. Everything else is internal.
  */
 export { INVENTORY_EVENTS, InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
-export { InboundShipmentListQuerySchema, InventoryItemListQuerySchema } from './inventory.schemas.js';
-export { InboundShipmentDocumentSchema, InboundShipmentListSchema, InventoryItemDocumentSchema, InventoryItemListSchema } from './inventory.json.js';
+export { InboundShipmentListQuerySchema, InventoryItemListQuerySchema, InventoryLevelListQuerySchema } from './inventory.schemas.js';
+export { InboundShipmentDetailSchema, InboundShipmentDocumentSchema, InboundShipmentListSchema, InventoryItemDocumentSchema, InventoryItemListSchema, InventoryLevelDetailSchema, InventoryLevelListSchema } from './inventory.json.js';

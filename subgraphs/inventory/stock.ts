@@ -74,13 +74,13 @@ export class StockWriter {
     if (!Number.isInteger(change.delta) || change.delta === 0) throw invalid('validation-failed', 'A stock change must be a non-zero integer.');
     const lot = change.lotNumber ?? '';
     // The upsert locks the item row: concurrent changes of the same item queue here.
-    const [item] = await sql<{ id: string; created: boolean }>(
+    const [item] = await sql<{ id: string; productId: string | null; created: boolean }>(
       this.em,
       `insert into inventory_item (id, store_id, product_id, sku, name, kind, lot_number, expiration_date)
        values ($1, $2, $3, $4, $5, $6, $7, $8)
        on conflict (store_id, sku, kind, lot_number) do update
          set expiration_date = coalesce(excluded.expiration_date, inventory_item.expiration_date)
-       returning id, (xmax = 0) as created`,
+       returning id, product_id as "productId", (xmax = 0) as created`,
       [newId('inventoryItem'), change.storeId, change.productId, change.sku, change.name, change.kind, lot, change.expirationDate ?? null],
     );
     const itemId = item!.id;
@@ -107,10 +107,25 @@ export class StockWriter {
         );
       }
     }
+    if (item!.productId) await this.applyToProductLevel(change, item!.productId);
     await sql(this.em, 'update inventory_item set quantity = quantity + $2, updated_at = now() where id = $1', [itemId, change.delta]);
     await syncLevelSortKeys(this.em, [itemId]);
     this.touched.set(itemId, (this.touched.get(itemId) ?? false) || item!.created);
     return itemId;
+  }
+
+  /**
+   * The product's level at the location (every kind and lot together) moves
+   * with the item's, in the same transaction. A removal already passed the
+   * item's own check, so the level holds at least as many units.
+   */
+  private async applyToProductLevel(change: StockChange, productId: string): Promise<void> {
+    await sql(
+      this.em,
+      `insert into product_level (id, store_id, product_id, location_id, quantity) values ($1, $2, $3, $4, greatest($5, 0))
+       on conflict (product_id, location_id) do update set quantity = product_level.quantity + $5, updated_at = now()`,
+      [newId('inventoryLevel'), change.storeId, productId, change.locationId, change.delta],
+    );
   }
 
   /** Marks items changed by other statements (e.g. a renamed product) so they get their event too. */

@@ -6,6 +6,7 @@ import { Migration20261122000100_returns } from './migrations/Migration202611220
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
 import { Migration20261124000100_idempotency_claims } from './migrations/Migration20261124000100_idempotency_claims.js';
 import { Migration20261201000100_return_numbers_and_windows } from './migrations/Migration20261201000100_return_numbers_and_windows.js';
+import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
@@ -31,6 +32,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261122001000_returns_domain', class: Migration20261122001000_returns_domain },
       { name: 'Migration20261124000100_idempotency_claims', class: Migration20261124000100_idempotency_claims },
       { name: 'Migration20261201000100_return_numbers_and_windows', class: Migration20261201000100_return_numbers_and_windows },
+      { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
     ],
   },
   async build(deps?: SubgraphDeps) {

@@ -5,6 +5,7 @@
  * else is internal.
  */
 export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } from './return.events.js';
-export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
+export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ProcessBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
+export { RETURN_STATUSES } from './return.status.js';
 export { RestCommentSchema, RestOrderSchema, RestReturnListSchema, RestReturnSchema, type RestOrder, type RestReturn } from './return.view.js';
 export type { ReturnRecord, ReturnRecordItem } from './return.record.js';

@@ -9,10 +9,12 @@ import type { PgBoss } from '../../platform/queue.js';
 import { check } from '../../platform/validation/index.js';
 import { ReturnUpdated, type ReturnEvents } from './return.events.js';
 import { conditionSql, type ReturnReads } from './return.reads.js';
+import { COMMENT_COLUMNS } from './returns.sql.js';
 import { assertTransition, canTransition, CLOSED_STATUSES, returnStatusForShipment, type ReturnStatus } from './return.status.js';
 import type { CommentRow, ReturnView, Shipment } from './return.view.js';
 import {
-  CommentMessageSchema,
+  CommentContentSchema,
+  ProcessBodySchema,
   RemovedLinesSchema,
   ReturnConditionSchema,
   ReturnLookupSchema,
@@ -84,6 +86,28 @@ export class ReturnChanges {
   }
 
   /**
+   * Processes a return (REST `POST /returns/{id}/process`): the items named
+   * rejected get that outcome at once, then its completion is queued exactly
+   * as `queueCompletion` does (the body is kept on the timeline). A product
+   * that is not an item of the return refuses the whole request (400).
+   */
+  async process(storeId: string, returnId: string, rawBody: unknown): Promise<ReturnView> {
+    const body = check(ProcessBodySchema, rawBody, { prefix: '/input', detail: 'The processing request is invalid.' });
+    const change = await this.mutateIf(storeId, { id: returnId }, null, async (em, row) => {
+      const items = await sql<{ id: string }>(em, `select id from return_item where return_id = $1 and status = 'active'`, [returnId]);
+      const ids = new Set(items.map((i) => i.id));
+      const strangers = body.products.flatMap((p, i) => (ids.has(p._id) ? [] : [{ pointer: `/products/${i}/_id`, detail: 'is not an item of this return' }]));
+      if (strangers.length) throw invalid('items-not-in-return', 'A product is not an item of this return.', strangers);
+      assertTransition(row.status as ReturnStatus, 'complete');
+      const rejected = body.products.filter((p) => p.reject).map((p) => p._id);
+      if (rejected.length) await sql(em, `update return_item set outcome = 'rejected' where id = any($1)`, [rejected]);
+      await this.enqueueCompletion(em, returnId, body);
+      return rejected.length > 0;
+    });
+    return change.view;
+  }
+
+  /**
    * Takes the items of the given order lines (by numeric id) off the return
    * at once, if it meets `condition`. A return left with no item is reset
    * (`deleted`); otherwise, with `completeAfter`, its completion is queued.
@@ -137,6 +161,8 @@ export class ReturnChanges {
       const [row] = await sql<{ status: string }>(em, 'select status from return where id = $1 for update', [job.returnId]);
       if (!row || !canTransition(row.status as ReturnStatus, 'complete')) return false;
       await this.setStatus(em, job.returnId, 'complete');
+      // Processed: each item's outcome is its compensation, unless it was rejected.
+      await sql(em, `update return_item set outcome = coalesce(outcome, compensation) where return_id = $1 and status = 'active'`, [job.returnId]);
       await this.timeline(em, job.returnId, 'completed', null);
       await this.events.emit(em, ReturnUpdated, job.returnId, row.status);
       return true;
@@ -198,11 +224,14 @@ export class ReturnChanges {
   }
 
   /**
-   * Adds a comment. With an idempotency key, the same key and message again
-   * answer the first comment (and change nothing); another message is 422.
+   * Adds a comment: a message, an image (base64), or both. With an
+   * idempotency key, the same key and content again answer the first comment
+   * (and change nothing); other content is 422.
    */
-  async addComment(returnId: string, message: unknown, idempotencyKey?: string | null): Promise<CommentRow> {
-    const text = check(CommentMessageSchema, message, { prefix: '/comment/message', detail: 'The comment is invalid.' });
+  async addComment(returnId: string, message: unknown, idempotencyKey?: string | null, image?: unknown): Promise<CommentRow> {
+    const content = check(CommentContentSchema, image == null ? { message } : message == null ? { image } : { message, image }, { prefix: '/comment', detail: 'The comment is invalid.' });
+    const text = 'message' in content ? content.message : '';
+    const picture = content.image ?? null;
     const key = checkIdempotencyKey(idempotencyKey, '/idempotencyKey');
     return this.orm.em.fork().transactional(async (em) => {
       const [row] = await sql<{ status: string; storeId: string }>(em, 'select status, store_id as "storeId" from return where id = $1 for update', [returnId]);
@@ -210,8 +239,8 @@ export class ReturnChanges {
       const insert = async () => {
         const [comment] = await sql<CommentRow>(
           em,
-          `insert into return_comment (id, return_id, message) values ($1, $2, $3) returning id, compat_id::text as "compatId", return_id as "returnId", message, created_at as "createdAt"`,
-          [newId('comment'), returnId, text],
+          `insert into return_comment (id, return_id, message, image) values ($1, $2, $3, $4) returning ${COMMENT_COLUMNS}`,
+          [newId('comment'), returnId, text, picture],
         );
         await sql(em, 'update return set updated_at = now() where id = $1', [returnId]);
         await this.events.emit(em, ReturnUpdated, returnId, row.status);
@@ -219,12 +248,12 @@ export class ReturnChanges {
       };
       if (!key) return insert();
       // Keys of comments live beside those of return creation: a prefix keeps the two apart.
-      const keyed = await withIdempotencyKey(em, { storeId: row.storeId, key: `comment:${returnId}:${key}`, body: { message: text } }, async () => {
+      const keyed = await withIdempotencyKey(em, { storeId: row.storeId, key: `comment:${returnId}:${key}`, body: picture === null ? { message: text } : { message: text, image: picture } }, async () => {
         const comment = await insert();
         return { value: comment, resultId: comment.id };
       });
       if (keyed.kind === 'created') return keyed.value;
-      const [first] = await sql<CommentRow>(em, 'select id, compat_id::text as "compatId", return_id as "returnId", message, created_at as "createdAt" from return_comment where id = $1', [keyed.resultId]);
+      const [first] = await sql<CommentRow>(em, `select ${COMMENT_COLUMNS} from return_comment where id = $1`, [keyed.resultId]);
       return first!;
     });
   }

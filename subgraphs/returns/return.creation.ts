@@ -8,7 +8,7 @@ import { check, Violations } from '../../platform/validation/index.js';
 import { ReturnCreated, type ReturnEvents } from './return.events.js';
 import type { ReturnReads } from './return.reads.js';
 import type { ReturnStatus } from './return.status.js';
-import type { Address, OrderLineRow, ReturnView } from './return.view.js';
+import type { Address, OrderLineRow, ReturnView, Shipment } from './return.view.js';
 import { unitsInReturns } from './returnable.js';
 import { CreateReturnSchema, type AddressBody, type CreateReturnBody } from './returns.schemas.js';
 import { LINE_COLUMNS } from './returns.sql.js';
@@ -91,7 +91,8 @@ export class ReturnCreation {
         line,
         item,
         position,
-        compensation: item.compensation ?? 'refund',
+        compensation: item.compensation === 'same_item_replacement' ? 'exchange' : (item.compensation ?? 'refund'),
+        sameItem: item.compensation === 'same_item_replacement',
         refund: unitRefund(line).times(item.quantity).toFixed(6),
         value: new Decimal(line.price).times(item.quantity).toFixed(6),
       };
@@ -103,10 +104,26 @@ export class ReturnCreation {
       phoneNumber: order.customerPhone,
     };
     const destination = { mailingAddress: settings.returnAddress, phoneNumber: settings.returnPhoneNumber };
+    // A label the client already bought is the return's first shipment, carrying every item.
+    const shipment: Shipment | null = data.label
+      ? {
+          carrier: data.label.carrier ?? null,
+          status: 'label_created',
+          tracker: data.label.trackingNumber,
+          trackingUrl: data.label.trackingUrl ?? null,
+          postageLabel: data.label.postageLabelUrl ?? null,
+          formLabel: data.label.formLabelUrl ?? null,
+          shipmentGroupId: data.label.originalShipmentId ?? null,
+          itemIds: items.map((i) => i.id),
+          externalLocationId: null,
+          estimatedDeliveryDate: null,
+          deliveredAt: null,
+        }
+      : null;
     await sql(
       em,
-      `insert into return (id, store_id, order_id, status, type, provider, order_name, currency, source, destination, notes, compensation_methods)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `insert into return (id, store_id, order_id, status, type, provider, order_name, currency, source, destination, notes, compensation_methods, shipment, shipments)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
         returnId,
         storeId,
@@ -120,14 +137,16 @@ export class ReturnCreation {
         JSON.stringify(destination),
         data.notes ?? null,
         [...new Set(items.map((i) => i.compensation))],
+        shipment && JSON.stringify(shipment),
+        JSON.stringify(shipment ? [shipment] : []),
       ],
     );
     await sql(
       em,
-      `insert into return_item (id, return_id, order_line_item_id, position, quantity, reason, reason_code, customer_comment, compensation, refund_amount, product_value)
-       select u.id, $1, u.line, u.position, u.quantity, u.reason, u.code, u.comment, u.compensation, u.refund, u.value
-         from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[])
-           as u(id, line, position, quantity, reason, code, comment, compensation, refund, value)`,
+      `insert into return_item (id, return_id, order_line_item_id, position, quantity, reason, reason_code, customer_comment, compensation, refund_amount, product_value, same_item_replacement)
+       select u.id, $1, u.line, u.position, u.quantity, u.reason, u.code, u.comment, u.compensation, u.refund, u.value, u.same_item
+         from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::boolean[])
+           as u(id, line, position, quantity, reason, code, comment, compensation, refund, value, same_item)`,
       [
         returnId,
         items.map((i) => i.id),
@@ -140,6 +159,7 @@ export class ReturnCreation {
         items.map((i) => i.compensation),
         items.map((i) => i.refund),
         items.map((i) => i.value),
+        items.map((i) => i.sameItem),
       ],
     );
     return this.events.emit(em, ReturnCreated, returnId, null);

@@ -3,7 +3,7 @@ import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { mapPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
 import type { ReturnCondition, ReturnFilter, ReturnLookup, ReturnWindow } from './returns.schemas.js';
-import { RETURN_COLUMNS, RETURN_ORDER, RETURN_PARTS } from './returns.sql.js';
+import { COMMENT_COLUMNS, RETURN_COLUMNS, RETURN_ORDER, RETURN_PARTS } from './returns.sql.js';
 import { orderView, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow, type ReturnView } from './return.view.js';
 
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
@@ -52,7 +52,7 @@ export class ReturnReads {
   }
 
   async comments(returnId: string): Promise<CommentRow[]> {
-    return sql<CommentRow>(this.orm.em.fork(), `select id, compat_id::text as "compatId", return_id as "returnId", message, created_at as "createdAt" from return_comment where return_id = $1 order by created_at, id`, [returnId]);
+    return sql<CommentRow>(this.orm.em.fork(), `select ${COMMENT_COLUMNS} from return_comment where return_id = $1 order by created_at, id`, [returnId]);
   }
 
   async timeline(returnId: string): Promise<{ id: string; kind: string; detail: unknown; createdAt: Date }[]> {

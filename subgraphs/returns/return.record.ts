@@ -63,7 +63,7 @@ export function returnRecord(view: ReturnView): ReturnRecord {
       quantity: item.quantity,
       reason: item.reason,
       comment: item.customerComment,
-      compensation: item.outcome,
+      compensation: item.compensation,
       refund: item.exact.refund,
       productValue: item.exact.productValue,
       sku: item.sku,

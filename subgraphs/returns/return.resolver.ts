@@ -297,10 +297,24 @@ export class ReturnResolver {
     return this.deps.changes.recordShipmentEvent(returnId, { ...input });
   }
 
-  @Mutation(() => ReturnCommentType)
-  async addReturnComment(@Arg('returnId', () => ID) returnId: string, @Arg('message', () => String) message: string, @Ctx() ctx: GraphQLContext): Promise<CommentRow> {
+  @Mutation(() => ReturnCommentType, { description: 'Adds a comment: a message, an image (base64), or both.' })
+  async addReturnComment(
+    @Arg('returnId', () => ID) returnId: string,
+    @Arg('message', () => String, { nullable: true }) message: string | undefined,
+    @Arg('image', () => String, { nullable: true, description: 'A picture as base64 text.' }) image: string | undefined,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<CommentRow> {
     await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
-    return this.deps.changes.addComment(returnId, message);
+    return this.deps.changes.addComment(returnId, message ?? null, null, image ?? null);
+  }
+
+  @Mutation(() => ReturnType, {
+    description:
+      "Processes a return: queues its completion (restock, webhooks), the same completion as the compatibility API's process. `input` is the REST body ({products: [{_id, reject}], customerNotes}), kept on the return's timeline; rejected items get the outcome rejected.",
+  })
+  async processReturn(@Arg('returnId', () => ID) returnId: string, @Arg('input', () => GraphQLJSON) input: unknown, @Ctx() ctx: GraphQLContext): Promise<ReturnView> {
+    const view = await authorizedReturn(ctx, this.deps, returnId, 'returns_write');
+    return this.deps.changes.process(view.storeId, returnId, input);
   }
 }
 

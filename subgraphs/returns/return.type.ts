@@ -107,7 +107,8 @@ export class ReturnItemType {
   @Field(() => ItemExchangeType, { nullable: true }) exchangeItem!: ItemExchangeType | null;
   @Field(() => String, { nullable: true }) grade!: string | null;
   @Field(() => Boolean) greenReturn!: boolean;
-  @Field(() => String) outcome!: string;
+  @Field(() => String, { description: 'refund, store_credit or exchange.' }) compensation!: string;
+  @Field(() => String, { nullable: true, description: "The merchant's processing outcome; null until the return is processed." }) outcome!: string | null;
   @Field(() => [String]) shipmentGroupIds!: string[];
   @Field(() => String, { nullable: true }) externalReturnLineItemId!: string | null;
   @Field(() => String, { nullable: true }) productId!: string | null;
@@ -237,6 +238,7 @@ export class ReturnCommentType {
   @Field(() => ID) id!: string;
   @Field(() => ID, { name: 'numericId', description: "The comment's numeric id" }) compatId!: string;
   @Field(() => String) message!: string;
+  @Field(() => String, { nullable: true, description: 'A picture (base64) the comment carries.' }) image!: string | null;
   @Field(() => Date) createdAt!: Date;
 }
 

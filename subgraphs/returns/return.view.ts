@@ -1,5 +1,5 @@
 import { Decimal, money, type Money } from '../../platform/money.js';
-import { Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { Int, MoneyDocument, Num, OneOf, OrNull, Strict, Type, type Static, type TSchema } from '../../platform/validation/index.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.status.js';
 
 /** The stored rows (camelCase aliases from SQL) and the views the API serves, built from them. */
@@ -84,6 +84,10 @@ export interface ReturnItemRow {
   reasonCode: string | null;
   customerComment: string | null;
   compensation: string;
+  /** The merchant's processing outcome: null until the return is processed. */
+  outcome: string | null;
+  /** An exchange for the same variant (`same_item_replacement`). */
+  sameItemReplacement: boolean;
   refundAmount: string;
   productValue: string;
   status: string;
@@ -105,6 +109,8 @@ export interface CommentRow {
   compatId: string;
   returnId: string;
   message: string;
+  /** A picture (base64) the comment carries instead of, or beside, its message. */
+  image: string | null;
   createdAt: Date;
 }
 
@@ -134,6 +140,12 @@ export interface Shipment {
   deliveredAt: string | null;
 }
 
+export interface ExchangeItemView {
+  product: { externalId: string | null; name: string };
+  quantity: number;
+  variant: { externalId: string | null; name: string };
+}
+
 export interface ReturnItemView {
   id: string;
   orderItem: { id: string; lineItemId: string; numericId: string };
@@ -144,10 +156,12 @@ export interface ReturnItemView {
   quantity: number;
   reason: string;
   customerComment: string | null;
-  exchangeItem: null;
+  exchangeItem: ExchangeItemView | null;
   grade: string | null;
   greenReturn: boolean;
-  outcome: string;
+  /** refund, store_credit or exchange. */
+  compensation: string;
+  outcome: string | null;
   shipmentGroupIds: string[];
   externalReturnLineItemId: string | null;
   productId: string | null;
@@ -239,6 +253,15 @@ export interface OrderView {
   items: OrderItemView[];
 }
 
+/** The product's display name: its title, else its sku (clients require a name). */
+export const productName = (line: { title: string | null; sku: string | null }): string => line.title ?? line.sku ?? '';
+
+/** A replacement of the same variant: what the customer gets back is what they send. */
+function sameItemExchange(row: ReturnItemRow): ExchangeItemView {
+  const name = productName(row);
+  return { product: { externalId: row.productId, name }, quantity: row.quantity, variant: { externalId: row.variantId, name: row.variantTitle ?? name } };
+}
+
 export function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
   return {
     id: row.id,
@@ -248,10 +271,11 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     quantity: row.quantity,
     reason: row.reason,
     customerComment: row.customerComment,
-    exchangeItem: null,
+    exchangeItem: row.sameItemReplacement ? sameItemExchange(row) : null,
     grade: null,
     greenReturn: false,
-    outcome: row.compensation,
+    compensation: row.compensation,
+    outcome: row.outcome,
     shipmentGroupIds: [],
     externalReturnLineItemId: null,
     productId: row.productId,
@@ -301,7 +325,7 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     externalOrderIds: [row.externalOrderId],
     externalReturnIds: [],
     internalCreatedByName: null,
-    notes: [...(row.notes ? [{ message: row.notes, image: null }] : []), ...comments.map((c) => ({ message: c.message, image: null }))],
+    notes: [...(row.notes ? [{ message: row.notes, image: null }] : []), ...comments.map((c) => ({ message: c.message, image: c.image }))],
     shipment: row.shipment,
     shipments: row.shipments,
     shipmentRecorded: row.shipmentRecorded,
@@ -352,47 +376,68 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
 
 /**
  * The REST shapes (service-spec "Return" and "Order"), also the payload of
- * outbox events. GraphQL serves the same data with camelCase names. The
- * schemas below are what the API reference publishes; the builders are typed
- * by them, so a field added to one and not the other does not compile, and
- * the contract test checks every response the test suite reads against them.
+ * outbox events and webhooks. GraphQL serves the same data with camelCase
+ * names. The schemas below are what the API reference publishes; the
+ * builders are typed by them, so a field added to one and not the other does
+ * not compile, and the contract test checks every response the test suite
+ * reads against them.
+ *
+ * They follow the real platform's published schema for API 2.2 (clients of
+ * it validate responses with generated types): an optional field the service
+ * knows nothing of is left out, never `null`; `null` only where that schema
+ * allows it (an item's `grade`, `outcome`, `upc`; an order line's
+ * `fulfillmentLocationId`; the protection's payer); and what it requires is
+ * always there (names, the source's address and phone, `protection`).
  */
 const Str = Type.String();
+const Opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
+const OptStr = Opt(Str);
 const NullableStr = OrNull(Type.String());
 const Timestamp = Type.String({ format: 'date-time' });
 const MoneySchema = MoneyDocument;
 const AmountOf = Strict({ amount: MoneySchema });
 
 export const RestAddressSchema = Strict(
-  { line1: NullableStr, line2: NullableStr, city: NullableStr, state: NullableStr, postalCode: NullableStr, country: NullableStr },
-  { title: 'Address' },
+  { line1: Str, line2: OptStr, city: Str, state: Str, postalCode: Str, country: Str },
+  { title: 'Address', description: 'Lines the service does not know are empty strings (line2 is left out).' },
 );
+
+/** The carrier statuses a shipment shows (the real platform's names). */
+export const REST_SHIPMENT_STATUSES = ['unknown', 'pre_transit', 'in_transit', 'out_for_delivery', 'available_for_pickup', 'cancelled', 'delivered', 'error', 'failure', 'return_to_sender', 'expired'] as const;
 
 export const RestShipmentSchema = Strict(
   {
-    carrier: NullableStr,
-    status: Type.String({ description: 'The carrier status: label_created, pre_transit, in_transit, out_for_delivery, delivered, failure, returned_to_sender.' }),
-    tracker: NullableStr,
-    trackingUrl: NullableStr,
-    postageLabel: NullableStr,
-    formLabel: NullableStr,
-    shipmentGroupId: NullableStr,
-    itemIds: Type.Array(Str),
-    externalLocationId: NullableStr,
-    estimatedDeliveryDate: NullableStr,
-    deliveredAt: NullableStr,
+    carrier: OptStr,
+    status: OneOf(REST_SHIPMENT_STATUSES, { description: 'label_created shows as pre_transit, returned_to_sender as return_to_sender.' }),
+    tracker: OptStr,
+    trackingUrl: OptStr,
+    postageLabel: OptStr,
+    formLabel: OptStr,
+    shipmentGroupId: OptStr,
+    itemIds: Type.Array(Str, { description: 'The ids of the return items the shipment carries.' }),
+    externalLocationId: OptStr,
+    estimatedDeliveryDate: OptStr,
+    deliveredAt: OptStr,
   },
   { title: 'Shipment' },
 );
 
+const NamedProduct = Strict({ name: Str, externalId: OptStr });
+const NamedVariant = Strict({ name: Type.String({ description: 'The variant title, else the product title.' }), externalId: OptStr, sku: OptStr, weight: Opt(Strict({ kg: Num({ min: 0 }) })) });
+
 const ExchangeItemSchema = Strict({
   id: Str,
-  quantity: Int(),
-  variant: Strict({ name: NullableStr, externalId: NullableStr, sku: NullableStr, weight: Strict({ kg: OrNull(Type.Number()) }) }),
-  originalPrice: MoneySchema,
-  price: Strict({ amount: Str, currency: Str, tax: Str }),
-  product: Strict({ name: NullableStr, externalId: NullableStr }),
+  quantity: Int({ min: 1 }),
+  variant: NamedVariant,
+  product: NamedProduct,
 });
+
+const ProtectionFlags = {
+  covered: Type.Boolean(),
+  returnsCoverage: Type.Boolean(),
+  packageProtection: Type.Boolean(),
+  finalSaleCoverage: Type.Boolean(),
+};
 
 export const RestReturnItemSchema = Strict(
   {
@@ -400,31 +445,31 @@ export const RestReturnItemSchema = Strict(
     orderItem: Strict({ id: Type.String({ description: "The order line's service id." }), line_item_id: Type.String({ description: "The order line's external id." }) }),
     quantity: Int({ min: 1 }),
     reason: Str,
-    customerComment: NullableStr,
-    exchangeItem: OrNull(Strict({ product: Strict({ externalId: NullableStr, name: NullableStr }), quantity: Int(), variant: Strict({ externalId: NullableStr, name: NullableStr }) })),
+    customerComment: OptStr,
+    exchangeItem: Opt(Strict({ product: Strict({ externalId: OptStr, name: Str }), quantity: Int(), variant: Strict({ externalId: OptStr, name: Str }) }, { description: 'The replacement (same_item_replacement: the same variant).' })),
     grade: NullableStr,
     greenReturn: Type.Boolean(),
-    outcome: Type.String({ description: 'The compensation: refund, store_credit or exchange.' }),
+    outcome: OrNull(Type.String({ description: "The merchant's processing outcome (null until the return is processed): the compensation given, or rejected." })),
     shipmentGroupIds: Type.Array(Str),
-    externalReturnLineItemId: NullableStr,
-    productId: NullableStr,
-    reasonCode: NullableStr,
+    externalReturnLineItemId: OptStr,
+    productId: OptStr,
+    reasonCode: OptStr,
     reasons: Type.Array(Str),
     reasonCodes: Type.Array(Str),
-    productAdjustment: NullableStr,
+    productAdjustment: OptStr,
     multipleChoiceQuestions: Type.Array(Strict({ question: Str, answer: Str })),
     assessments: Type.Array(
       Strict({
-        assignedUser: Strict({ id: Str, name: NullableStr, firstName: NullableStr, lastName: NullableStr, email: NullableStr }),
+        assignedUser: Strict({ id: Str, name: Str, firstName: Str, lastName: Str, email: Str }),
         responses: Type.Array(Strict({ type: Str, value: Str })),
       }),
     ),
-    refund: Strict({ amount: MoneySchema, type: Str }),
+    refund: Strict({ amount: MoneySchema, type: Type.String({ description: 'The compensation: refund, store_credit or exchange.' }) }),
     productValueNoTaxNoAdjustment: AmountOf,
-    sku: NullableStr,
+    sku: OptStr,
     upc: NullableStr,
     status: Str,
-    variantId: NullableStr,
+    variantId: OptStr,
   },
   { title: 'ReturnItem' },
 );
@@ -435,26 +480,42 @@ export const RestReturnSchema = Strict(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     status: OneOf(RETURN_STATUSES),
-    type: Type.String({ description: 'return or warranty.' }),
-    destination: Strict({ mailingAddress: OrNull(RestAddressSchema), phoneNumber: NullableStr }),
-    source: Strict({ emailAddress: NullableStr, mailingAddress: OrNull(RestAddressSchema), name: Strict({ given: NullableStr, surname: NullableStr }), phoneNumber: NullableStr }),
+    type: Type.String({ description: 'return, warranty, claim, recycle or withdrawal.' }),
+    destination: Strict({ mailingAddress: Opt(RestAddressSchema), phoneNumber: OptStr }),
+    source: Strict({
+      emailAddress: Type.String({ description: "The order's customer email." }),
+      mailingAddress: RestAddressSchema,
+      name: Strict({ given: Str, surname: Str }, { description: 'Empty strings when the order has no name.' }),
+      phoneNumber: Type.String({ description: 'Empty when the order has no phone number.' }),
+    }),
     order: Strict({ id: Str, name: Str }),
     items: Type.Array(RestReturnItemSchema),
-    giftCards: Type.Array(Strict({ amount: MoneySchema, code: Str, externalId: NullableStr })),
-    compensationMethods: Type.Array(Str, { description: 'The set of the items\' compensations: refund, store_credit, exchange.' }),
+    giftCards: Type.Array(Strict({ amount: MoneySchema, code: Str, externalId: Str })),
+    compensationMethods: Type.Array(OneOf(['refund', 'store_credit', 'exchange'] as const), { description: "The set of the items' compensations." }),
     completeWithNoAction: Type.Boolean(),
-    exchange: OrNull(
-      Strict({ items: Type.Array(ExchangeItemSchema), provision: NullableStr, itemCount: Int(), order: Strict({ externalId: NullableStr }), totalTax: MoneySchema }),
+    exchange: Opt(
+      Strict(
+        { items: Type.Array(ExchangeItemSchema), provision: OneOf(['instant', 'deferred'] as const), itemCount: Int({ min: 1 }) },
+        { description: 'Present when items are exchanged for the same variant.' },
+      ),
     ),
     externalOrderIds: Type.Array(Str),
     externalReturnIds: Type.Array(Strict({ provider: Str, value: Str })),
-    internalCreatedByName: NullableStr,
-    notes: Type.Array(Strict({ message: Str, image: NullableStr })),
-    shipment: OrNull(RestShipmentSchema),
+    internalCreatedByName: OptStr,
+    notes: Type.Array(Strict({ message: Str, image: Opt(Type.String({ contentEncoding: 'base64' })) })),
+    protection: Strict(
+      {
+        ...ProtectionFlags,
+        labelPayer: OrNull(OneOf(['customer', 'merchant', 'redo'] as const)),
+        labelPayerReason: NullableStr,
+      },
+      { description: 'The service sells no coverage: every flag false, no payer.' },
+    ),
+    shipment: Opt(RestShipmentSchema),
     shipments: Type.Array(RestShipmentSchema),
-    dropoffs: Type.Array(Strict({ shipmentGroupId: NullableStr, provider: NullableStr, qrCode: NullableStr, qrCodeUrl: NullableStr })),
+    dropoffs: Type.Array(Strict({ shipmentGroupId: Str, provider: Str, qrCode: OptStr, qrCodeUrl: OptStr })),
     platformOrderIds: Type.Array(Str),
-    tags: Type.Array(Strict({ name: Str, source: NullableStr })),
+    tags: Type.Array(Strict({ name: Str, source: Str })),
     totals: Strict({ charge: AmountOf, exchange: AmountOf, refund: AmountOf, storeCredit: AmountOf }),
   },
   { title: 'Return' },
@@ -465,9 +526,10 @@ export const RestOrderSchema = Strict(
     id: Str,
     name: Str,
     externalId: Str,
-    customer: Strict({ name: Strict({ given: NullableStr, surname: NullableStr }), emailAddress: NullableStr, phoneNumber: NullableStr }),
+    customer: Strict({ name: Strict({ given: Str, surname: Str }), emailAddress: OptStr, phoneNumber: OptStr }),
     discounts: MoneySchema,
     lineItemsTotal: MoneySchema,
+    protection: Strict(ProtectionFlags, { description: 'The service sells no coverage: every flag false.' }),
     shippingCost: MoneySchema,
     taxes: MoneySchema,
     total: MoneySchema,
@@ -476,9 +538,9 @@ export const RestOrderSchema = Strict(
         fulfillmentLocationId: NullableStr,
         id: Str,
         price: MoneySchema,
-        product: Strict({ name: NullableStr, externalId: NullableStr }),
+        product: NamedProduct,
         quantity: Int({ min: 1 }),
-        variant: Strict({ name: NullableStr, externalId: NullableStr, sku: NullableStr, weight: Strict({ kg: OrNull(Type.Number()) }) }),
+        variant: NamedVariant,
         externalId: Str,
       }),
     ),
@@ -489,59 +551,129 @@ export const RestOrderSchema = Strict(
 /** A page of returns with the orders they belong to (`ReturnConnection.restJson`). */
 export const RestReturnListSchema = Strict({ returns: Type.Array(RestReturnSchema), orders: Type.Array(RestOrderSchema) }, { title: 'ReturnList' });
 
-export const RestCommentSchema = Strict({ id: Str, message: Str, createdAt: Timestamp }, { title: 'Comment' });
+export const RestCommentSchema = Strict(
+  { id: Str, message: Type.String({ description: 'Empty for a comment that carries only an image.' }), image: Opt(Type.String({ contentEncoding: 'base64' })), createdAt: Timestamp },
+  { title: 'Comment' },
+);
 
 export type RestReturn = Static<typeof RestReturnSchema>;
 export type RestOrder = Static<typeof RestOrderSchema>;
 export type RestReturnList = Static<typeof RestReturnListSchema>;
+type RestAddress = Static<typeof RestAddressSchema>;
+type RestShipment = Static<typeof RestShipmentSchema>;
+
+/** `undefined` (left out of the JSON) for what the service does not know. */
+const known = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+function restAddress(address: Address): RestAddress {
+  return {
+    line1: address.line1 ?? '',
+    line2: known(address.line2),
+    city: address.city ?? '',
+    state: address.state ?? '',
+    postalCode: address.postalCode ?? '',
+    country: address.country ?? '',
+  };
+}
+
+const EMPTY_ADDRESS: Address = { line1: null, line2: null, city: null, state: null, postalCode: null, country: null };
+
+const SHIPMENT_STATUS_NAMES: Record<string, RestShipment['status']> = { label_created: 'pre_transit', returned_to_sender: 'return_to_sender' };
+
+function restShipment(shipment: Shipment, itemIds: string[]): RestShipment {
+  return {
+    carrier: known(shipment.carrier),
+    status: SHIPMENT_STATUS_NAMES[shipment.status] ?? (shipment.status as RestShipment['status']),
+    tracker: known(shipment.tracker),
+    trackingUrl: known(shipment.trackingUrl),
+    postageLabel: known(shipment.postageLabel),
+    formLabel: known(shipment.formLabel),
+    shipmentGroupId: known(shipment.shipmentGroupId),
+    // A return ships as one parcel: a shipment carries every item still on the return.
+    itemIds: shipment.itemIds?.length ? shipment.itemIds : itemIds,
+    externalLocationId: known(shipment.externalLocationId),
+    estimatedDeliveryDate: known(shipment.estimatedDeliveryDate),
+    deliveredAt: known(shipment.deliveredAt),
+  };
+}
+
+const NO_PROTECTION = { covered: false, returnsCoverage: false, packageProtection: false, finalSaleCoverage: false };
 
 export function restReturn(view: ReturnView): RestReturn {
   // Field by field, so nothing internal (ids of other kinds, sort keys) can leak into the public shape.
+  const itemIds = view.items.map((i) => i.id);
+  const exchanged = view.items.filter((i) => i.exchangeItem);
   return {
     id: view.id,
     createdAt: view.createdAt.toISOString(),
     updatedAt: view.updatedAt.toISOString(),
     status: view.status as ReturnStatus,
     type: view.type,
-    destination: view.destination,
-    source: view.source,
+    destination: {
+      mailingAddress: view.destination.mailingAddress ? restAddress(view.destination.mailingAddress) : undefined,
+      phoneNumber: known(view.destination.phoneNumber),
+    },
+    source: {
+      emailAddress: view.source.emailAddress ?? '',
+      mailingAddress: restAddress(view.source.mailingAddress ?? EMPTY_ADDRESS),
+      name: { given: view.source.name.given ?? '', surname: view.source.name.surname ?? '' },
+      phoneNumber: view.source.phoneNumber ?? '',
+    },
     order: view.orderSummary,
     items: view.items.map((item) => ({
       id: item.id,
       orderItem: { id: item.orderItem.id, line_item_id: item.orderItem.lineItemId },
       quantity: item.quantity,
       reason: item.reason,
-      customerComment: item.customerComment,
-      exchangeItem: item.exchangeItem,
+      customerComment: known(item.customerComment),
+      exchangeItem: item.exchangeItem
+        ? {
+            product: { externalId: known(item.exchangeItem.product.externalId), name: item.exchangeItem.product.name },
+            quantity: item.exchangeItem.quantity,
+            variant: { externalId: known(item.exchangeItem.variant.externalId), name: item.exchangeItem.variant.name },
+          }
+        : undefined,
       grade: item.grade,
       greenReturn: item.greenReturn,
       outcome: item.outcome,
       shipmentGroupIds: item.shipmentGroupIds,
-      externalReturnLineItemId: item.externalReturnLineItemId,
-      productId: item.productId,
-      reasonCode: item.reasonCode,
+      externalReturnLineItemId: known(item.externalReturnLineItemId),
+      productId: known(item.productId),
+      reasonCode: known(item.reasonCode),
       reasons: item.reasons,
       reasonCodes: item.reasonCodes,
-      productAdjustment: item.productAdjustment,
+      productAdjustment: known(item.productAdjustment),
       multipleChoiceQuestions: item.multipleChoiceQuestions,
       assessments: item.assessments,
       refund: item.refund,
       productValueNoTaxNoAdjustment: item.productValueNoTaxNoAdjustment,
-      sku: item.sku,
+      sku: known(item.sku),
       upc: item.upc,
       status: item.status,
-      variantId: item.variantId,
+      variantId: known(item.variantId),
     })),
     giftCards: view.giftCards,
-    compensationMethods: view.compensationMethods,
+    compensationMethods: view.compensationMethods as RestReturn['compensationMethods'],
     completeWithNoAction: view.completeWithNoAction,
-    exchange: view.exchange,
+    exchange: exchanged.length
+      ? {
+          items: exchanged.map((i) => ({
+            id: i.id,
+            quantity: i.exchangeItem!.quantity,
+            variant: { name: i.exchangeItem!.variant.name, externalId: known(i.exchangeItem!.variant.externalId), sku: known(i.sku) },
+            product: { name: i.exchangeItem!.product.name, externalId: known(i.exchangeItem!.product.externalId) },
+          })),
+          provision: 'instant',
+          itemCount: exchanged.reduce((n, i) => n + i.exchangeItem!.quantity, 0),
+        }
+      : undefined,
     externalOrderIds: view.externalOrderIds,
     externalReturnIds: view.externalReturnIds,
-    internalCreatedByName: view.internalCreatedByName,
-    notes: view.notes,
-    shipment: view.shipment,
-    shipments: view.shipments,
+    internalCreatedByName: known(view.internalCreatedByName),
+    notes: view.notes.map((n) => ({ message: n.message, image: known(n.image) })),
+    protection: { ...NO_PROTECTION, labelPayer: null, labelPayerReason: null },
+    shipment: view.shipment ? restShipment(view.shipment, itemIds) : undefined,
+    shipments: view.shipments.map((s) => restShipment(s, itemIds)),
     dropoffs: view.dropoffs,
     platformOrderIds: view.platformOrderIds,
     tags: view.tags,
@@ -554,20 +686,33 @@ export function restOrder(view: OrderView): RestOrder {
     id: view.id,
     name: view.name,
     externalId: view.externalId,
-    customer: view.customer,
+    customer: {
+      name: { given: view.customer.name.given ?? '', surname: view.customer.name.surname ?? '' },
+      emailAddress: known(view.customer.emailAddress),
+      phoneNumber: known(view.customer.phoneNumber),
+    },
     discounts: view.discounts,
     lineItemsTotal: view.lineItemsTotal,
+    protection: NO_PROTECTION,
     shippingCost: view.shippingCost,
     taxes: view.taxes,
     total: view.total,
-    items: view.items.map((item) => ({
-      fulfillmentLocationId: item.fulfillmentLocationId,
-      id: item.id,
-      price: item.price,
-      product: item.product,
-      quantity: item.quantity,
-      variant: item.variant,
-      externalId: item.externalId,
-    })),
+    items: view.items.map((item) => {
+      const product = item.product.name ?? item.variant.sku ?? '';
+      return {
+        fulfillmentLocationId: item.fulfillmentLocationId,
+        id: item.id,
+        price: item.price,
+        product: { name: product, externalId: known(item.product.externalId) },
+        quantity: item.quantity,
+        variant: {
+          name: item.variant.name ?? product,
+          externalId: known(item.variant.externalId),
+          sku: known(item.variant.sku),
+          weight: item.variant.weight.kg === null ? undefined : { kg: item.variant.weight.kg },
+        },
+        externalId: item.externalId,
+      };
+    }),
   };
 }

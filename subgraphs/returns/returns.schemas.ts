@@ -10,7 +10,10 @@ import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './retur
 
 export const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
 export type Compensation = (typeof COMPENSATIONS)[number];
-export const RETURN_TYPES = ['return', 'warranty'] as const;
+/** What a return item may ask for: a compensation, or `same_item_replacement` (an exchange for the same variant). */
+export const REQUESTED_COMPENSATIONS = [...COMPENSATIONS, 'same_item_replacement'] as const;
+/** The return types of the real platform's API 2.2. */
+export const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
 
 const optionalText = (max: number) => Nullable(Text({ min: 0, max }));
 
@@ -60,7 +63,17 @@ export const ReturnItemSchema = Strict({
   reason: Text({ max: 1000 }),
   reasonCode: optionalText(255),
   notes: optionalText(5000),
-  compensation: Type.Optional(OneOf(COMPENSATIONS, { description: 'Default refund.' })),
+  compensation: Type.Optional(OneOf(REQUESTED_COMPENSATIONS, { description: 'Default refund. same_item_replacement is an exchange for the same variant.' })),
+});
+
+/** A label the return already has: it becomes the return's first shipment. */
+export const ReturnLabelSchema = Strict({
+  trackingNumber: Text(),
+  carrier: optionalText(255),
+  trackingUrl: optionalText(2000),
+  postageLabelUrl: optionalText(2000),
+  formLabelUrl: optionalText(2000),
+  originalShipmentId: optionalText(255),
 });
 
 /** The create-return body (decisions section 8). */
@@ -70,6 +83,7 @@ export const CreateReturnSchema = Strict({
     externalOrderId: Text(),
     items: Type.Array(ReturnItemSchema, { minItems: 1, maxItems: 500, uniqueItemsBy: 'lineItemId' }),
     shippingAddress: Nullable(AddressSchema),
+    label: Type.Optional(ReturnLabelSchema),
     notes: optionalText(5000),
     type: Type.Optional(OneOf(RETURN_TYPES, { description: 'Default return.' })),
   }),
@@ -105,9 +119,25 @@ export const ReturnListQuerySchema = Strict({
 /** `PUT /returns/{returnId}/status`. */
 export const StatusBodySchema = Strict({ status: OneOf(REST_STATUS_TARGETS) });
 
-/** `POST /returns/{returnId}/comments`. */
-export const CommentBodySchema = Strict({ comment: Strict({ message: Text({ max: 5000 }) }) });
+/** A picture as base64 text (at most 3 MB of image). */
+export const CommentImageSchema = Type.String({
+  minLength: 4,
+  maxLength: 4 * 1024 * 1024,
+  pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  contentEncoding: 'base64',
+  detail: 'must be base64 text',
+});
 export const CommentMessageSchema = Text({ max: 5000 });
+
+/** `POST /returns/{returnId}/comments`: a message or an image (base64), as the real platform's clients send. */
+export const CommentBodySchema = Strict({
+  comment: Type.Union([Strict({ message: CommentMessageSchema }), Strict({ image: CommentImageSchema })], { description: 'Either {message} or {image} (base64).' }),
+});
+/** What a comment carries: a message, an image or both (GraphQL). */
+export const CommentContentSchema = Type.Union([
+  Strict({ message: CommentMessageSchema, image: Type.Optional(CommentImageSchema) }),
+  Strict({ image: CommentImageSchema }),
+]);
 
 /** GraphQL `recordReturnShipmentEvent` input. */
 export const ShipmentEventSchema = Strict({
@@ -170,3 +200,17 @@ export type ReturnWindow = Static<typeof ReturnWindowSchema>;
 
 /** Order lines (by numeric id) whose items leave a return; a value that is no number names no line. */
 export const RemovedLinesSchema = Type.Array(Text({ max: 40 }), { minItems: 1, maxItems: 500 });
+
+/** `POST /returns/{returnId}/process` (the real platform's body): the items processed, by return item id. */
+export const ProcessBodySchema = Strict({
+  products: Type.Array(
+    Strict({
+      _id: Text({ description: 'A return item id (items[].id).' }),
+      processInput: Nullable(Strict({ newMerchantAdjustment: Nullable(Type.Number()), restock: Type.Optional(Type.Boolean()) })),
+      reject: Type.Optional(Type.Boolean({ description: 'The item is rejected: its outcome is rejected.' })),
+    }),
+    { maxItems: 500, uniqueItemsBy: '_id' },
+  ),
+  customerNotes: Type.Optional(Text({ min: 0, max: 5000 })),
+});
+export type ProcessBody = Static<typeof ProcessBodySchema>;

@@ -16,7 +16,7 @@ export const RETURN_COLUMNS = `r.id, r.store_id as "storeId", r.compat_id::text 
 
 export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_id as "orderLineItemId", l.external_id as "lineExternalId",
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,
-  i.refund_amount::text as "refundAmount", i.product_value::text as "productValue", i.status, l.product_id as "productId",
+  i.outcome, i.same_item_replacement as "sameItemReplacement", i.refund_amount::text as "refundAmount", i.product_value::text as "productValue", i.status, l.product_id as "productId",
   l.variant_id as "variantId", l.sku, l.title, l.variant_title as "variantTitle", l.compat_id::text as "lineCompatId", l.quantity as "lineQuantity",
   l.price::text as "linePrice", l.tax::text as "lineTax", l.discount::text as "lineDiscount"`;
 
@@ -28,11 +28,11 @@ export const RETURN_PARTS = `
   coalesce((select json_agg(json_build_object(
       'id', i.id, 'returnId', i.return_id, 'orderLineItemId', i.order_line_item_id, 'lineExternalId', l.external_id,
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
-      'compensation', i.compensation, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
+      'compensation', i.compensation, 'outcome', i.outcome, 'sameItemReplacement', i.same_item_replacement, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
       'productId', l.product_id, 'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title,
       'lineCompatId', l.compat_id::text, 'lineQuantity', l.quantity, 'linePrice', l.price::text, 'lineTax', l.tax::text, 'lineDiscount', l.discount::text) order by i.position)
     from return_item i join order_line_item l on l.id = i.order_line_item_id where i.return_id = r.id and i.status = 'active'), '[]') as items,
-  coalesce((select json_agg(json_build_object('id', c.id, 'compatId', c.compat_id::text, 'returnId', c.return_id, 'message', c.message, 'createdAt', c.created_at) order by c.created_at, c.id)
+  coalesce((select json_agg(json_build_object('id', c.id, 'compatId', c.compat_id::text, 'returnId', c.return_id, 'message', c.message, 'image', c.image, 'createdAt', c.created_at) order by c.created_at, c.id)
     from return_comment c where c.return_id = r.id), '[]') as comments`;
 
 /** An order's visible lines as a JSON array (numerics as text). */
@@ -45,3 +45,5 @@ export const ORDER_LINES = `
 
 /** The return's order (joined as `o`) with its lines, as one JSON object: no second query for `Return.order`. */
 export const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
+
+export const COMMENT_COLUMNS = `id, compat_id::text as "compatId", return_id as "returnId", message, image, created_at as "createdAt"`;

@@ -69,7 +69,7 @@ describe('fuzz: every /v2.2 route', () => {
   });
 
   // The route table is read for its specs only; no handler of this instance runs.
-  const table = v2Routes({} as never, { accounts: {} as never, adminToken: '', secretLimiter: new MemoryRateLimiter(1, 1), events: {} as never });
+  const table = v2Routes({} as never, { accounts: {} as never, adminToken: '', secretLimiter: new MemoryRateLimiter(1, 1), events: {} as never, webhooks: {} as never });
 
   /** Real ids of the fuzz account for the path parameters and id-like fields. */
   function idFor(name: string, path: string): fc.Arbitrary<string> | undefined {

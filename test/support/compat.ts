@@ -1,4 +1,5 @@
 import type { TestAccount, TestApp } from './app.js';
+import { assertConforms } from './contract.js';
 import { query } from './database.js';
 import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './returns.js';
 
@@ -9,12 +10,15 @@ export interface CompatResponse {
   body: any;
 }
 
-/** A call to the compatibility API as Loop clients make it: `X-Authorization: <key>`. */
+/** A call to the compatibility API as Loop clients make it: `X-Authorization: <key>`; the answer must conform to its OpenAPI document. */
 export async function compat(app: TestApp, key: string | undefined, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<CompatResponse> {
   const h: Record<string, string> = { ...headers };
   if (key !== undefined) h['x-authorization'] = key;
   if (body !== undefined) h['content-type'] = 'application/json';
-  const res = await fetch(path.startsWith('http') ? path : `${app.baseUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const url = path.startsWith('http') ? path : `${app.baseUrl}${path}`;
+  const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  // Every answer is held to the committed /api/v1 OpenAPI document (test/support/contract.ts).
+  await assertConforms(method, url, res);
   const text = await res.text();
   let parsed: unknown;
   try {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
+import { eventually } from './eventually.js';
 
 /** POST /v2.2/stores/{storeId}/events (or /bulk) as the account. */
 export function postEvent(app: TestApp, account: TestAccount, body: unknown, options: { path?: string; token?: string; storeId?: string; raw?: string } = {}) {
@@ -10,16 +11,6 @@ export function postEvent(app: TestApp, account: TestAccount, body: unknown, opt
     headers: { 'content-type': 'application/json' },
     body: options.raw ?? JSON.stringify(body),
   });
-}
-
-/** Polls until `check` returns a value that is not undefined (bounded; never asserts on time). */
-export async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 300): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 /** Waits until no custom event job is waiting, running or due for a retry. */

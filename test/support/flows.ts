@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestAccount, TestApp } from './app.js';
 import { query } from './database.js';
-import { eventually } from './events.js';
+import { eventually } from './eventually.js';
 
 /** GraphQL of the flows (decisions section 16), as the tests and dashboards call it. */
 export const FLOWS_GQL = {

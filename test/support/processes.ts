@@ -1,6 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { projectRoot } from '../../platform/project-root.js';
 import { freePort } from '../../platform/db/embedded-postgres.js';
+import { eventually } from './eventually.js';
 
 export { freePort };
 
@@ -12,7 +15,12 @@ export interface Spawned {
 
 /** Starts a built entry point (`dist/...`) as a separate process, the way `npm start` does. */
 export function spawnNode(args: string[], env: Record<string, string | undefined>): Spawned {
-  const child = spawn(process.execPath, args, { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnCommand(process.execPath, args, env);
+}
+
+/** Starts any command (`npm start`, a copy of the service elsewhere) and collects its output. */
+export function spawnCommand(command: string, args: string[], env: Record<string, string | undefined>, cwd = projectRoot()): Spawned {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
@@ -20,25 +28,18 @@ export function spawnNode(args: string[], env: Record<string, string | undefined
   return { child, output: () => out, exited };
 }
 
-export function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = projectRoot()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: projectRoot(), env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000, what = 'condition'): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 export async function waitReady(baseUrl: string, spawned?: Spawned): Promise<void> {
-  await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 90_000, `${baseUrl}/readyz (output: ${spawned?.output().slice(-2000)})`);
+  await eventually(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, `${baseUrl}/readyz`, { timeoutMs: 90_000 }).catch((err: Error) => {
+    throw new Error(`${err.message}; output: ${spawned?.output().slice(-2000)}`);
+  });
 }
 
 export function alive(pid: number): boolean {
@@ -47,5 +48,14 @@ export function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The pid of the embedded PostgreSQL under `dataDir` (its postmaster.pid), if the file is there. */
+export function postgresPid(dataDir: string): number | undefined {
+  try {
+    return Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
   }
 }

@@ -6,7 +6,7 @@ import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
 import type { PgBoss } from '../../../platform/queue.js';
-import type { SecretBox } from '../../../platform/secret-box.js';
+import type { SecretBox } from '../../../webhooks/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
 import type { CustomerRow, CustomerService } from '../customer.service.js';
@@ -19,7 +19,7 @@ import { MessageChannel } from '../templates/template.type.js';
 import { branchStart, pathAfter, stepAt, type FlowDefinition, type FlowStep, type StepType } from './flow.definition.js';
 import type { MessageProvider } from './flow.providers.js';
 import type { RunStatus, StepStatus } from './flow.service.js';
-import { deliver } from './outbound.js';
+import { deliver } from '../../../platform/outbound/index.js';
 
 /** The queue of run steps: one job per stretch of a run (its start, the end of a wait, a retry). */
 export const FLOW_STEPS_QUEUE = 'flow-steps';
@@ -225,7 +225,7 @@ export class FlowRunner {
   private async storeName(storeId: string): Promise<string> {
     const cached = this.storeNames.get(storeId);
     if (cached && Date.now() - cached.at < 60_000) return cached.name;
-    const name = (await this.deps.accounts.storeNames([storeId])).get(storeId) ?? '';
+    const name = (await this.deps.accounts.stores([storeId])).get(storeId)?.name ?? '';
     this.storeNames.set(storeId, { name, at: Date.now() });
     return name;
   }
@@ -395,7 +395,7 @@ class BatchWrites {
          select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
          on conflict (flow_run_id, step_path) do update set "to" = excluded."to", subject = excluded.subject, body = excluded.body,
            status = excluded.status, provider = excluded.provider, error = excluded.error`,
-        [m.map(() => newId('message')), col(m, 'storeId'), col(m, 'customerId'), col(m, 'flowId'), col(m, 'runId'), col(m, 'path'), col(m, 'channel'), col(m, 'to'), col(m, 'subject'), col(m, 'body'), col(m, 'status'), col(m, 'provider'), col(m, 'error')],
+        [m.map(() => newId('flowMessage')), col(m, 'storeId'), col(m, 'customerId'), col(m, 'flowId'), col(m, 'runId'), col(m, 'path'), col(m, 'channel'), col(m, 'to'), col(m, 'subject'), col(m, 'body'), col(m, 'status'), col(m, 'provider'), col(m, 'error')],
       );
     }
     if (this.runs.length) {

@@ -81,7 +81,7 @@ export class TemplateResolver {
   }
 
   private async scope(storeId: string, eventId: string | undefined, customerId: string | undefined): Promise<TemplateScope> {
-    const store = { id: storeId, name: (await this.deps.accounts.storeNames([storeId])).get(storeId) ?? '' };
+    const store = { id: storeId, name: (await this.deps.accounts.stores([storeId])).get(storeId)?.name ?? '' };
     const sample = sampleScope(store);
     if (!eventId && !customerId) return sample;
     const [event] = eventId ? await this.deps.events.findByIds([eventId]) : [];

@@ -1,0 +1,100 @@
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+export interface DatabaseWatchOptions {
+  url: string;
+  logger: Logger;
+  /** The embedded server: start it again when it died (WAL recovery). True when it runs. */
+  restart?: () => Promise<boolean>;
+  /** Called once when the database stayed unreachable this long (0: never). */
+  lostAfterMs: number;
+  onLost(): void;
+  intervalMs?: number;
+}
+
+/**
+ * Keeps one connection of its own to the database and a probe on it, so the
+ * process knows at once when the database goes away (the connection breaks)
+ * and when it is back, without waiting for a request to fail. While it is
+ * away: `/readyz` says not ready, API calls answer 503, the embedded server is
+ * started again, and past `lostAfterMs` the process is told to give up (a
+ * supervisor restarts it). The pools need nothing: they drop broken
+ * connections and open new ones on the next use.
+ */
+export class DatabaseWatch {
+  private client: pg.Client | undefined;
+  private downSince: number | undefined;
+  private lostReported = false;
+  private timer: NodeJS.Timeout | undefined;
+  private probing: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: DatabaseWatchOptions) {}
+
+  /** False from the moment the connection broke until a probe succeeds again. */
+  get available(): boolean {
+    return this.downSince === undefined;
+  }
+
+  start(): void {
+    const tick = () => {
+      this.probing = this.probe().finally(() => {
+        this.probing = undefined;
+        if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs ?? 250);
+      });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.probing;
+    await this.drop();
+  }
+
+  private async drop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private markDown(err: unknown): void {
+    if (this.stopped) return;
+    if (this.downSince === undefined) {
+      this.downSince = Date.now();
+      this.options.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unreachable: not ready, answering 503 until it is back');
+    }
+  }
+
+  private async probe(): Promise<void> {
+    try {
+      if (!this.client) {
+        const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
+        // A broken connection is the first sign of a crashed server: say so now, not at the next probe.
+        client.on('error', (err) => {
+          this.markDown(err);
+          if (this.client === client) this.client = undefined;
+        });
+        await client.connect();
+        this.client = client;
+      }
+      await this.client.query('select 1');
+      if (this.downSince !== undefined) {
+        this.options.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again: ready');
+        this.downSince = undefined;
+        this.lostReported = false;
+      }
+    } catch (err) {
+      await this.drop();
+      this.markDown(err);
+      if (this.stopped) return;
+      if (this.options.restart) await this.options.restart();
+      const downMs = Date.now() - (this.downSince ?? Date.now());
+      if (this.options.lostAfterMs > 0 && downMs >= this.options.lostAfterMs && !this.lostReported) {
+        this.lostReported = true;
+        this.options.onLost();
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { TSchema } from '@sinclair/typebox';
+import { problemTitle } from '../../platform/problems.js';
+import { openApiDocument, type ApiDescription } from '../openapi.js';
+import { RouteList } from '../pipeline/routing.js';
+import { PAGE_SIZE } from './params.js';
+import { registerCompatReportingRoutes } from './reporting.routes.js';
+import { registerCompatReturnRoutes } from './returns.routes.js';
+import { MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
+
+const DESCRIPTION = `The warehouse endpoints of Loop Returns' API, for integrations written against it: point them at this
+service, change the base URL and the key, and they work unchanged (see docs/compat.md for the mapping and the
+deliberate differences). The same returns as the v2.2 API and the GraphQL graph.
+
+**Authentication.** \`X-Authorization: <key>\` (the raw key, no scheme): a compatibility key of one store, created with
+the admin CLI or GraphQL. 300 requests a minute per key (429 \`{"message":"Too Many Requests"}\`).
+
+**Answers.** Actions answer 200 with \`true\` when applied, and 200 with Loop's refusal body otherwise; unknown returns
+answer 200 with an \`errors\` (actions) or \`error\` (details) body. Validation errors are Laravel's 422
+\`{"message","errors"}\`. The API is also mounted at \`/api/2026-07\`.`;
+
+const ERROR_HEADERS: Record<number, Record<string, { description: string }>> = {
+  429: { 'Retry-After': { description: 'Seconds until the key\'s minute ends.' } },
+};
+
+/** The Loop-compatible API as its OpenAPI document describes it (a raw key header, Loop's envelopes, link pagination). */
+export const COMPAT_API: ApiDescription = {
+  info: { title: 'Loop-compatible warehouse API', version: '1.0.0', description: DESCRIPTION },
+  basePath: '/api/v1',
+  tags: [
+    { name: 'Returns', description: 'Read returns and act on them as a warehouse does.' },
+    { name: 'Reporting', description: 'The advanced shipping notice.' },
+  ],
+  pathParameters: { return_id: 'The numeric id of the return; any placeholder when a query parameter names the return instead.' },
+  securitySchemes: { compatKey: { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'A compatibility key of one store (the raw key, no scheme).' } },
+  security: () => [{ compatKey: [] }],
+  problemStatus(slug, status) {
+    // Unknown parameters are ignored, as Laravel ignores them; validation is Laravel's 422.
+    if (slug === 'unknown-parameter') return null;
+    if (slug === 'validation-failed') return 422;
+    return status;
+  },
+  errorResponse(status, slugs, schema) {
+    const body: TSchema = status === 401 ? UnauthorizedBody : status === 422 ? ValidationBody : MessageBody;
+    const headers = ERROR_HEADERS[status];
+    return {
+      description: slugs.map((slug) => problemTitle(slug)).join('; '),
+      ...(headers ? { headers: Object.fromEntries(Object.entries(headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' } }])) } : {}),
+      content: { 'application/json': { schema: status === 422 ? { anyOf: [schema(body), schema(MessageBody)] } : schema(body) } },
+    };
+  },
+  pagination: {
+    parameters: [
+      { name: 'paginate', in: 'query', description: '`true` wraps the list in `{returns, nextPageUrl, previousPageUrl}`; otherwise a bare array.', schema: { type: 'string', enum: ['true', 'false', '1', '0'] } },
+      { name: 'pageSize', in: 'query', description: `Rows per page with \`paginate=true\` (default ${PAGE_SIZE.default}, at most ${PAGE_SIZE.max}).`, schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default } },
+      { name: 'cursor', in: 'query', description: 'Carried by `nextPageUrl` and `previousPageUrl`; follow those URLs as they are.', schema: { type: 'string' } },
+    ],
+    headers: {},
+    problems: { 422: ['validation-failed'] },
+  },
+};
+
+/** The /api/v1 document, from the same registrations the service serves (no database needed). */
+export function compatDocument() {
+  const routes = new RouteList();
+  registerCompatReturnRoutes(routes);
+  registerCompatReportingRoutes(routes);
+  return openApiDocument(routes, COMPAT_API);
+}

@@ -1,0 +1,287 @@
+import type { Config } from '../platform/config.js';
+import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
+import { newId } from '../platform/ids.js';
+import type { Logger } from '../platform/logger.js';
+import { webhookDeliveries } from '../platform/metrics.js';
+import { deliver, type OutboundResult } from '../platform/outbound/index.js';
+import type { SecretBox } from './secret-box.js';
+
+/** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
+export const DISABLED_KEEP_SECONDS = 3 * 24 * 3600;
+
+interface Head {
+  id: string;
+  subscription_id: string;
+  lane: string;
+  event_id: string;
+  type: string;
+  subject_id: string;
+  body: string;
+  attempts: number;
+  attempt_id: string;
+  url: string;
+  auth_token_sealed: string | null;
+  signing_secret_sealed: string;
+}
+
+export type DeliveryConfig = Pick<Config, 'webhookAllowedHosts' | 'webhookRetrySchedule' | 'webhookTimeoutMs'>;
+
+/** The pause before attempt `attempt + 1` (1-based `attempt` just failed): the schedule's entry, plus up to 10% jitter. */
+export function retryDelayMs(schedule: readonly number[], attempt: number, retryAfterMs?: number): number {
+  const base = (schedule[Math.min(attempt, schedule.length) - 1] ?? 0) * 1000;
+  const jittered = base + Math.random() * base * 0.1;
+  // Retry-After may ask for longer (never shorter); a day at most, so a bad header cannot park a lane for ever.
+  return Math.max(jittered, Math.min(retryAfterMs ?? 0, 24 * 3600 * 1000));
+}
+
+/**
+ * Sends lane heads (docs/webhooks.md). A worker leases due lanes (`lease_until`), sends each
+ * lane's lowest-sequence queued message, and records the outcome with the lane locked, so exactly
+ * one message per (subscription, subject) is ever in flight and the next is sent only after the
+ * previous one succeeded or was discarded. A worker that dies leaves its lanes leased until the
+ * lease runs out; another then sends the same message again, under the same webhook-id.
+ */
+export class Deliverer {
+  private inFlight = 0;
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly box: SecretBox,
+    private readonly config: DeliveryConfig,
+    private readonly logger: Logger,
+    private readonly concurrency = 64,
+  ) {
+    // Long enough for the request and the recording of its outcome.
+    this.leaseMs = config.webhookTimeoutMs * 2 + 5000;
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming and waits for the deliveries in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Something became due (a fan-out in this process): look now rather than at the next poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      const free = this.concurrency - this.inFlight;
+      if (free > 0) {
+        try {
+          const heads = await this.claim(free);
+          claimed = heads.length;
+          for (const head of heads) {
+            this.inFlight++;
+            void this.send(head).finally(() => {
+              this.inFlight--;
+              this.wake?.();
+            });
+          }
+        } catch (err) {
+          this.logger.error({ err }, 'webhook claim failed');
+        }
+      }
+      if (claimed === 0 || this.inFlight >= this.concurrency) await this.idle(claimed === 0 ? 50 : 1000);
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** Leases up to `limit` due lanes of enabled subscriptions and opens an attempt on each head. */
+  private async claim(limit: number): Promise<Head[]> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const lanes = await sql<{ subscription_id: string; lane: string }>(
+        em,
+        `with due as (
+           select l.subscription_id, l.lane from lane l join subscription s on s.id = l.subscription_id
+            where l.ready_at <= now() and (l.lease_until is null or l.lease_until < now()) and s.disabled_at is null
+            order by l.ready_at limit $1 for update of l skip locked)
+         update lane l set lease_until = now() + make_interval(secs => $2::float8 / 1000) from due
+          where l.subscription_id = due.subscription_id and l.lane = due.lane
+         returning l.subscription_id, l.lane`,
+        [limit, this.leaseMs],
+      );
+      if (!lanes.length) return [];
+      const heads = await sql<Head>(
+        em,
+        `select m.id, m.subscription_id, m.lane, m.event_id, m.type, m.subject_id, m.body, m.attempts,
+                s.url, s.auth_token_sealed, s.signing_secret_sealed
+           from unnest($1::text[], $2::text[]) as c(sid, lane)
+           join lateral (select * from message where subscription_id = c.sid and lane = c.lane and state = 'queued'
+                          order by sequence limit 1) m on true
+           join subscription s on s.id = m.subscription_id`,
+        [lanes.map((l) => l.subscription_id), lanes.map((l) => l.lane)],
+      );
+      const withHead = new Set(heads.map((h) => `${h.subscription_id}\u0000${h.lane}`));
+      const empty = lanes.filter((l) => !withHead.has(`${l.subscription_id}\u0000${l.lane}`));
+      if (empty.length) await this.releaseEmpty(em, empty);
+      if (!heads.length) return [];
+      for (const h of heads) h.attempt_id = newId('webhookAttempt');
+      // An attempt left pending by a worker that died is recorded as failed; this one counts as the next.
+      await sql(
+        em,
+        `update attempt set status = 'failed', error = 'interrupted: the sending process stopped during the attempt'
+          where message_id = any($1) and status = 'pending'`,
+        [heads.map((h) => h.id)],
+      );
+      await sql(em, `update message set attempts = attempts + 1 where id = any($1)`, [heads.map((h) => h.id)]);
+      await sql(
+        em,
+        `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])`,
+        [
+          heads.map((h) => h.attempt_id),
+          heads.map((h) => h.subscription_id),
+          heads.map((h) => h.id),
+          heads.map((h) => h.event_id),
+          heads.map((h) => h.type),
+          heads.map((h) => h.subject_id),
+          heads.map((h) => h.attempts + 1),
+          heads.map(() => 'pending'),
+        ],
+      );
+      for (const h of heads) h.attempts += 1;
+      return heads;
+    });
+  }
+
+  /** Lanes whose messages are all gone (sent, discarded): idle until the fan-out queues another. */
+  private async releaseEmpty(em: EntityManager, lanes: { subscription_id: string; lane: string }[]): Promise<void> {
+    await sql(
+      em,
+      `update lane l set lease_until = null,
+              ready_at = case when exists (select 1 from message m where m.subscription_id = l.subscription_id and m.lane = l.lane and m.state = 'queued')
+                              then now() else null end
+         from unnest($1::text[], $2::text[]) as c(sid, lane) where l.subscription_id = c.sid and l.lane = c.lane`,
+      [lanes.map((l) => l.subscription_id), lanes.map((l) => l.lane)],
+    );
+  }
+
+  private async send(head: Head): Promise<void> {
+    let result: OutboundResult;
+    try {
+      result = await deliver({
+        url: head.url,
+        body: head.body,
+        messageId: head.id,
+        signingSecret: this.box.open(head.signing_secret_sealed),
+        headers: head.auth_token_sealed ? { authorization: `Bearer ${this.box.open(head.auth_token_sealed)}` } : {},
+        timeoutMs: this.config.webhookTimeoutMs,
+        allowedHosts: this.config.webhookAllowedHosts,
+      });
+    } catch (err) {
+      result = { outcome: 'failed', durationMs: 0, error: err instanceof Error ? err.message : String(err) };
+    }
+    try {
+      await this.record(head, result);
+    } catch (err) {
+      // The lease runs out and the message is sent again: at least once, never lost.
+      this.logger.error({ err, messageId: head.id }, 'webhook outcome not recorded');
+    }
+  }
+
+  private async record(head: Head, result: OutboundResult): Promise<void> {
+    const gone = result.status === 410;
+    const succeeded = result.outcome === 'succeeded';
+    const last = !succeeded && !gone && head.attempts > this.config.webhookRetrySchedule.length;
+    const status = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
+    webhookDeliveries.inc({ outcome: status });
+    await this.orm.em.fork().transactional(async (em) => {
+      // The lane first: a fan-out adding to it waits, and what it added is seen below.
+      await sql(em, 'select 1 from lane where subscription_id = $1 and lane = $2 for update', [head.subscription_id, head.lane]);
+      await sql(em, 'update attempt set status = $2, response_status = $3, duration_ms = $4, error = $5 where id = $1', [
+        head.attempt_id,
+        status,
+        result.status ?? null,
+        result.durationMs,
+        succeeded ? null : (result.error ?? `HTTP ${result.status}`),
+      ]);
+      if (succeeded || last) {
+        await sql(em, `update message set state = $2, finished_at = now() where id = $1`, [head.id, status]);
+        await sql(
+          em,
+          `update lane set lease_until = null,
+                  ready_at = case when exists (select 1 from message where subscription_id = $1 and lane = $2 and state = 'queued') then now() else null end
+            where subscription_id = $1 and lane = $2`,
+          [head.subscription_id, head.lane],
+        );
+        return;
+      }
+      if (gone) {
+        // The receiver says it is gone: the subscription stops, its events wait (this one first) for a PUT.
+        await sql(em, 'update subscription set disabled_at = now(), updated_at = now() where id = $1 and disabled_at is null', [head.subscription_id]);
+        await sql(em, 'update lane set lease_until = null, ready_at = now() where subscription_id = $1 and lane = $2', [head.subscription_id, head.lane]);
+        return;
+      }
+      const delay = retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs);
+      await sql(em, `update lane set lease_until = null, ready_at = now() + make_interval(secs => $3::float8 / 1000) where subscription_id = $1 and lane = $2`, [
+        head.subscription_id,
+        head.lane,
+        delay,
+      ]);
+    });
+  }
+}
+
+/**
+ * Housekeeping, one process at a time: messages of a subscription disabled for 3 days are
+ * discarded (and logged so), and the log and finished messages past the retention are deleted.
+ */
+export async function sweep(orm: Orm, retentionDays: number): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:sweep')) as ok`);
+    if (!lock!.ok) return;
+    const discarded = await sql<{ id: string; subscription_id: string; event_id: string; type: string; subject_id: string; attempts: number }>(
+      em,
+      `update message m set state = 'discarded', finished_at = now()
+         from subscription s
+        where s.id = m.subscription_id and m.state = 'queued' and s.disabled_at is not null
+          and greatest(m.created_at, s.disabled_at) < now() - make_interval(secs => $1)
+        returning m.id, m.subscription_id, m.event_id, m.type, m.subject_id, m.attempts`,
+      [DISABLED_KEEP_SECONDS],
+    );
+    if (discarded.length) {
+      await sql(
+        em,
+        `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status, error)
+         select *, 'discarded', 'the subscription stayed disabled (410) for 3 days' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
+        [
+          discarded.map(() => newId('webhookAttempt')),
+          discarded.map((d) => d.subscription_id),
+          discarded.map((d) => d.id),
+          discarded.map((d) => d.event_id),
+          discarded.map((d) => d.type),
+          discarded.map((d) => d.subject_id),
+          discarded.map((d) => d.attempts + 1),
+        ],
+      );
+      webhookDeliveries.inc({ outcome: 'discarded' }, discarded.length);
+    }
+    await sql(em, `delete from attempt where created_at < now() - make_interval(days => $1)`, [retentionDays]);
+    await sql(em, `delete from message where state <> 'queued' and finished_at < now() - make_interval(days => $1)`, [retentionDays]);
+  });
+}

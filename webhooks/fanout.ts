@@ -1,0 +1,134 @@
+import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
+import { newId } from '../platform/ids.js';
+import type { OutboxEvent } from '../platform/outbox.js';
+import { QUEUE_SCHEMA, type PgBoss } from '../platform/queue.js';
+import { payload, route } from './payloads.js';
+
+/** Outbox events turned into messages per pass (one transaction). */
+const FAN_OUT_BATCH = 1000;
+
+export interface NewMessage {
+  subscriptionId: string;
+  eventId: string;
+  lane: string;
+  subjectId: string;
+  type: string;
+  body: string;
+  replayOf?: string;
+  /** Taken from the outbox event; replays and backfills draw new ones. */
+  sequence?: number;
+}
+
+/**
+ * Stores messages and makes their lanes due, in the caller's transaction. Rows are written in the
+ * order given, which is the order they must go out per lane; a lane that already waits (a retry's
+ * back-off) keeps its time, since its head has not changed.
+ */
+export async function enqueueMessages(em: EntityManager, messages: readonly NewMessage[]): Promise<void> {
+  if (!messages.length) return;
+  await sql(
+    em,
+    `insert into message (id, subscription_id, event_id, sequence, lane, subject_id, type, body, replay_of)
+     select m.id, m.sid, m.eid, coalesce(m.seq, nextval('platform.outbox_sequence')), m.lane, m.subject, m.type, m.body, m.replay_of
+       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+            with ordinality as m(id, sid, eid, seq, lane, subject, type, body, replay_of, n)
+      order by m.n`,
+    [
+      messages.map(() => newId('webhookMessage')),
+      messages.map((m) => m.subscriptionId),
+      messages.map((m) => m.eventId),
+      messages.map((m) => m.sequence ?? null),
+      messages.map((m) => m.lane),
+      messages.map((m) => m.subjectId),
+      messages.map((m) => m.type),
+      messages.map((m) => m.body),
+      messages.map((m) => m.replayOf ?? null),
+    ],
+  );
+  const lanes = new Map(messages.map((m) => [`${m.subscriptionId}\u0000${m.lane}`, m]));
+  // Sorted so two transactions never take the same lane rows in opposite orders (no deadlock).
+  const keys = [...lanes.values()].sort((a, b) => (a.subscriptionId + a.lane < b.subscriptionId + b.lane ? -1 : 1));
+  await sql(
+    em,
+    `insert into lane (subscription_id, lane, ready_at)
+     select sid, lane, now() from unnest($1::text[], $2::text[]) as l(sid, lane)
+     on conflict (subscription_id, lane) do update set ready_at = coalesce(lane.ready_at, excluded.ready_at)`,
+    [keys.map((m) => m.subscriptionId), keys.map((m) => m.lane)],
+  );
+}
+
+interface SubscriptionMatch {
+  id: string;
+  store_id: string;
+  topic: string;
+  created_at: Date;
+}
+
+/**
+ * Turns the outbox events kept for webhooks into messages, one per matching subscription. One
+ * process at a time fans out (an advisory lock), reading the queue in the outbox's commit order
+ * (`sequence`), and the events leave the queue in the transaction that stores their messages: a
+ * crash in between loses nothing and duplicates nothing.
+ */
+export class FanOut {
+  constructor(
+    private readonly orm: Orm,
+    private readonly boss: PgBoss,
+    private readonly accounts: AccountsService,
+    private readonly queue: string,
+  ) {}
+
+  /** One pass; returns how many outbox events it consumed (0: nothing to do, or another process holds the lock). */
+  async pass(): Promise<number> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:fan-out')) as ok`);
+      if (!lock!.ok) return 0;
+      // Read directly rather than through fetch(): fetch orders by created_on (when a transaction
+      // began), which is not commit order; the sequence is, per subject.
+      const jobs = await sql<{ id: string; data: OutboxEvent }>(
+        em,
+        `select id, data from ${QUEUE_SCHEMA}.job where name = $1 and state = 'created'
+          order by (data->>'sequence')::bigint nulls first, created_on limit ${FAN_OUT_BATCH}`,
+        [this.queue],
+      );
+      if (!jobs.length) return 0;
+      const events = jobs.map((j) => j.data);
+      const routed = events.map((e) => ({ event: e, routed: route(e) })).filter((x) => x.routed !== null);
+      const pairs = [...new Set(routed.map((x) => `${x.event.storeId}\u0000${x.routed!.topic}`))].map((k) => k.split('\u0000'));
+      const subscriptions = pairs.length
+        ? await sql<SubscriptionMatch>(
+            em,
+            `select s.id, s.store_id, s.topic, s.created_at from subscription s
+               join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic`,
+            [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+          )
+        : [];
+      const byKey = new Map<string, SubscriptionMatch[]>();
+      for (const s of subscriptions) {
+        const key = `${s.store_id}\u0000${s.topic}`;
+        byKey.set(key, [...(byKey.get(key) ?? []), s]);
+      }
+      const storeIds = [...new Set(subscriptions.filter((s) => s.topic === 'return').map((s) => s.store_id))];
+      const stores = storeIds.length ? await this.accounts.stores(storeIds) : new Map<string, { name: string }>();
+      const messages: NewMessage[] = [];
+      for (const { event, routed: r } of routed) {
+        const matches = byKey.get(`${event.storeId}\u0000${r!.topic}`);
+        if (!matches) continue;
+        const occurred = Date.parse(event.occurredAt);
+        let body: string | undefined;
+        for (const s of matches) {
+          // A subscription gets the changes committed after it was created.
+          if (s.created_at.getTime() > occurred) continue;
+          body ??= payload(r!.topic, r!.type, event.occurredAt, event.data, stores.get(event.storeId)?.name ?? '');
+          messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence });
+        }
+      }
+      await enqueueMessages(em, messages);
+      // Completed (not deleted): the queue keeps what was published for a while, like any worked queue.
+      const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql(em, text, values ?? []) }) };
+      await this.boss.complete(this.queue, jobs.map((j) => j.id), null, { db, includeQueued: true });
+      return jobs.length;
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import type { Config } from '../platform/config.js';
+import type { Orm } from '../platform/db/orm.js';
+import type { Logger } from '../platform/logger.js';
+import type { PgBoss } from '../platform/queue.js';
+import { withDeadLetters } from '../platform/dead-letters.js';
+import { Deliverer, sweep } from './delivery.js';
+import { FanOut } from './fanout.js';
+import { replay } from './replay.js';
+import { SecretBox } from './secret-box.js';
+import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
+
+export { webhooksDbModule } from './db.js';
+export { WebhookSubscriptions } from './subscriptions.js';
+
+/** Delivery log rows and finished messages are kept this long (docs/webhooks.md); replay reaches as far back. */
+export const WEBHOOK_RETENTION_DAYS = 30;
+
+export async function webhookSecretBox(accounts: AccountsService): Promise<SecretBox> {
+  const key = await accounts.sharedSetting('webhook_secret_key', () => randomBytes(32).toString('base64'));
+  return new SecretBox(Buffer.from(key, 'base64'));
+}
+
+export interface WebhooksDeps {
+  orm: Orm;
+  boss: PgBoss;
+  accounts: AccountsService;
+  config: Config;
+  logger: Logger;
+  /** The outbox queue that keeps every published event for webhooks. */
+  outboxQueue: string;
+}
+
+export async function createWebhookQueues(boss: PgBoss): Promise<void> {
+  for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) {
+    const deadLetters = await withDeadLetters(boss, queue);
+    if (!(await boss.getQueue(queue))) await boss.createQueue(queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...deadLetters });
+  }
+}
+
+/** The services the REST routes use. */
+export async function webhookSubscriptions(deps: Pick<WebhooksDeps, 'orm' | 'boss' | 'accounts' | 'config'>): Promise<WebhookSubscriptions> {
+  return new WebhookSubscriptions(deps.orm, deps.accounts, deps.boss, await webhookSecretBox(deps.accounts), deps.config);
+}
+
+/**
+ * The worker side (roles `all` and `worker`): the fan-out from the outbox, the deliverer, replays,
+ * and housekeeping. Returns a stop function that lets deliveries in flight finish.
+ */
+export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Promise<void>> {
+  const { orm, boss, accounts, config, logger } = deps;
+  const box = await webhookSecretBox(accounts);
+  const deliverer = new Deliverer(orm, box, config, logger.child({ part: 'webhooks' }));
+  const fanOut = new FanOut(orm, boss, accounts, deps.outboxQueue);
+  let running = true;
+  const fanOutLoop = (async () => {
+    while (running) {
+      let moved = 0;
+      try {
+        moved = await fanOut.pass();
+        if (moved) deliverer.poke();
+      } catch (err) {
+        logger.error({ err }, 'webhook fan-out failed');
+      }
+      if (!moved) await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  const sweeper = setInterval(() => void sweep(orm, WEBHOOK_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
+  sweeper.unref();
+  await boss.work<{ subscriptionId: string; start: string }>(WEBHOOK_REPLAY_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    await replay(orm, job!.data.subscriptionId, job!.data.start);
+    deliverer.poke();
+  });
+  deliverer.start();
+  return async () => {
+    running = false;
+    clearInterval(sweeper);
+    await fanOutLoop;
+    await deliverer.stop();
+  };
+}
