@@ -164,6 +164,10 @@ describe('flows: templates, previews, validation, visibility', () => {
     const borrowed = errorsOf(await app.graphql(FLOWS_GQL.createFlow, { s: other.storeId, i: { name: 'Borrow', trigger: { eventName: 'X' }, steps: [{ sendEmail: { templateId: emailTpl } }] } }, other.apiSecret));
     expect(borrowed.errors[0]!.pointer).toBe('/input/steps/0/sendEmail/templateId');
 
+    // The template a flow sends cannot change channel under it.
+    const channel = errorsOf(await app.graphql(FLOWS_GQL.updateTemplate, { id: emailTpl, i: { channel: 'SMS' } }, account.apiSecret));
+    expect(channel.errors).toEqual([{ pointer: '/input/channel', detail: `flow ${flow.id} sends it as EMAIL` }]);
+
     const { apiSecret: readOnly } = await app.service.runtime.accounts.createSecret(account.accountId, ['flows_read']);
     expect((await app.graphql<{ flow: { id: string } }>(FLOWS_GQL.flow, { id: flow.id }, readOnly)).data?.flow?.id).toBe(flow.id);
     expect(errorsOf(await app.graphql(FLOWS_GQL.setFlowStatus, { id: flow.id, st: 'PAUSED' }, readOnly)).code).toBe('FORBIDDEN');
