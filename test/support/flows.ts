@@ -101,7 +101,7 @@ export interface Received {
   body: string;
 }
 
-/** A real HTTP receiver on 127.0.0.1: records each request and answers with `status()` (changeable). */
+/** A real HTTP receiver on 127.0.0.1: records each request and answers with `status.next()` (changeable; 0 never answers). */
 export async function startReceiver(): Promise<{ url: string; received: Received[]; status: { next: (r: Received) => number }; close: () => Promise<void> }> {
   const received: Received[] = [];
   const status = { next: (_r: Received) => 200 };
@@ -111,13 +111,25 @@ export async function startReceiver(): Promise<{ url: string; received: Received
     req.on('end', () => {
       const r = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(r);
-      res.statusCode = status.next(r);
+      const code = status.next(r);
+      // 0: never answer (a sender stuck waiting, e.g. to be killed meanwhile); the socket closes with the server.
+      if (code === 0) return;
+      res.statusCode = code;
       res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, status, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    status,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 export interface ReceivedMail {

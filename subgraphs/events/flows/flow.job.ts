@@ -21,9 +21,21 @@ export async function createFlowQueues(boss: PgBoss): Promise<void> {
     expireInSeconds: 120,
     ...(await withDeadLetters(boss, FLOW_TRIGGERS_QUEUE)),
   });
-  // Waits are delayed jobs of up to 90 days: they are kept (retention) far beyond that. A step job whose worker
-  // died is taken again after its claim expires (sends are bounded by their timeouts).
-  const steps = { notify: true, retentionSeconds: OUTBOX_RETENTION_SECONDS, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300, ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)) };
+  // Waits are delayed jobs of up to 90 days: they are kept (retention) far beyond that. A batch may send for a
+  // while (provider timeouts), so its claim lasts long, but the worker's heartbeat shows it alive: the batch of
+  // a process that died is taken again within seconds of its last heartbeat. A claim taken from a live but slow
+  // worker is harmless: the runs stay locked until it commits, and its tokens then turn the copy into a no-op.
+  const steps = {
+    notify: true,
+    retentionSeconds: OUTBOX_RETENTION_SECONDS,
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 900,
+    heartbeatSeconds: 10,
+    ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)),
+  };
   if (!(await boss.getQueue(FLOW_STEPS_QUEUE))) await boss.createQueue(FLOW_STEPS_QUEUE, steps);
   else await boss.updateQueue(FLOW_STEPS_QUEUE, steps);
 }
