@@ -5,21 +5,20 @@ import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
+import { deliver } from '../../../platform/outbound/index.js';
 import type { PgBoss } from '../../../platform/queue.js';
 import type { SecretBox } from '../../../webhooks/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
 import type { CustomerRow, CustomerService } from '../customer.service.js';
-import type { TemplateRow } from '../templates/template.service.js';
 import { SegmentCompiler } from '../segment.query.js';
 import { TemplateRenderError, type TemplateScope } from '../templates/template.render.js';
 import { templateScope } from '../templates/template.scope.js';
-import type { TemplateService } from '../templates/template.service.js';
+import type { TemplateRow, TemplateService } from '../templates/template.service.js';
 import { MessageChannel } from '../templates/template.type.js';
 import { branchStart, pathAfter, stepAt, type FlowDefinition, type FlowStep, type StepType } from './flow.definition.js';
 import type { MessageProvider } from './flow.providers.js';
 import type { RunStatus, StepStatus } from './flow.service.js';
-import { deliver } from '../../../platform/outbound/index.js';
 
 /** The queue of run steps: one job per stretch of a run (its start, the end of a wait, a retry). */
 export const FLOW_STEPS_QUEUE = 'flow-steps';
@@ -276,7 +275,6 @@ export class FlowRunner {
     return { kind: 'wait', resumeAt, attempt: attempt + 1, record: { path, type, status: 'WAITING', detail: `attempt ${attempt + 1} failed: ${error}; retrying at ${resumeAt.toISOString()}` } };
   }
 
-
   private async send(
     ctx: StepContext,
     step: Extract<FlowStep, { type: 'send_email' | 'send_sms' }>,
@@ -311,8 +309,6 @@ export class FlowRunner {
     ctx.batch.messages.push({ runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, to, subject, body, status: result.status, provider: provider.name, error: null });
     return { kind: 'next', next: after(), record: { path, type, status: 'DONE', detail: `${result.status === 'SENT' ? 'sent' : 'recorded'} to ${to} (template ${template.id})` } };
   }
-
-
 
   private async webhook(em: EntityManager, { run, event, customer, box }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
     const type = STEP_TYPE[step.type];
