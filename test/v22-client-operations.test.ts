@@ -93,7 +93,9 @@ describe('v2.2 client operations', () => {
     for (const comment of [{ image: 'not base64!' }, { image: 'abc' }, { message: 'hi', image: png }, {}]) {
       const res = await send('POST', `/returns/${ret.id}/comments`, { comment });
       expect(res.status, JSON.stringify(comment)).toBe(400);
-      expect((await res.json()).errors[0].pointer).toMatch(/^\/comment/);
+      const { errors } = await res.json();
+      expect(errors[0].pointer).toMatch(/^\/comment/);
+      expect(errors[0].detail).not.toContain('anyOf');
     }
     const list = await (await send('GET', `/returns/${ret.id}/comments`)).json();
     expect(list.comments).toHaveLength(1);
