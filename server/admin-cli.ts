@@ -38,7 +38,7 @@ class UsageError extends Error {}
 function human(result: Output): string {
   if (Array.isArray(result)) return result.map((r) => human(r as Record<string, unknown>)).join('\n\n');
   return Object.entries(result)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(',') : String(v)}`)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(',') : v instanceof Date ? v.toISOString() : String(v)}`)
     .join('\n');
 }
 

@@ -15,7 +15,9 @@ import { startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
-import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type WebhookSubscriptions } from '../webhooks/index.js';
+import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
+import { returnDocumentsPage } from '../subgraphs/returns/public.js';
+import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
@@ -65,6 +67,19 @@ function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
   }
 }
 
+const POOL_CLOSE_MS = 5_000;
+
+/** True when `work` settles within `ms`, false when it is still pending then. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
   const watch = new DatabaseWatch({
@@ -88,7 +103,14 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
-    for (const orm of opened.reverse()) await orm.close().catch((err: unknown) => logger.error({ err }, 'orm close failed'));
+    // Bounded: after a database crash a pool may wait forever on a connection that died in use; the
+    // embedded server must still be stopped below, and the process exits right after anyway.
+    for (const orm of opened.reverse()) {
+      await bounded(orm.close(), POOL_CLOSE_MS).then(
+        (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
+        (err: unknown) => logger.error({ err }, 'orm close failed'),
+      );
+    }
     logger.debug('orms closed');
     await database.stop();
   };
@@ -138,7 +160,17 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
       pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
-      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE };
+      // Backfills read the subjects through their owning subgraphs (the worker roles hold every subgraph's pool).
+      const returnsOrm = deps.returns?.orm;
+      const inventoryOrm = deps.inventory?.orm;
+      const backfillSources: BackfillSources = {
+        ...(returnsOrm && { return: (storeId, after, limit) => returnDocumentsPage(returnsOrm, storeId, after, limit) }),
+        ...(inventoryOrm && {
+          inbound_shipment: (storeId, after, limit) => inboundShipmentDocumentsPage(inventoryOrm, storeId, after, limit),
+          inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(inventoryOrm, storeId, after, limit),
+        }),
+      };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
       if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
     }

@@ -221,17 +221,23 @@ describe('operations: processes, signals, ports and the embedded database', () =
     const pid = postgresPid(dataDir)!;
     expect((await stopped(second)).code).toBe(0);
     await eventually(async () => !alive(pid), 'postgres to stop with its last user', { timeoutMs: 20_000 });
-    const again = node(portA);
+    const again = spawnCommand('npm', ['start', '--ignore-scripts'], env(portA));
+    procs.push(again);
     await waitReady(`http://127.0.0.1:${portA}`, again);
     expect(Number(new URL(embeddedUrl(dataDir)!).port)).toBe(databasePort);
   });
 
   it('a process on DATABASE_URL whose database goes away: 503 and not ready, then exits 1 with a message for its supervisor', { timeout: 120_000 }, async () => {
     const owner = procs[procs.length - 1]!;
-    const remote = node(portB, { DATABASE_URL: databaseUrl, DATABASE_LOST_EXIT_MS: '3000', SHUTDOWN_TIMEOUT_MS: '2000' });
+    const remote = node(portB, { DATABASE_URL: databaseUrl, DATABASE_LOST_EXIT_MS: '3000', SHUTDOWN_TIMEOUT_MS: '2000', LOG_FORMAT: 'pretty' });
     await waitReady(`http://127.0.0.1:${portB}`, remote);
-    // Not counted as a user of the embedded server (it only has a URL): the owner stops the database.
-    expect((await stopped(owner)).code).toBe(0);
+    // npm killed outright (no signal passed on): the service it started notices and stops gracefully, and
+    // with it the database, since a process on DATABASE_URL is not counted as a user of the embedded server.
+    const pid = postgresPid(dataDir)!;
+    owner.child.kill('SIGKILL');
+    await eventually(async () => !(await fetch(`http://127.0.0.1:${portA}/healthz`).then(() => true, () => false)), 'the orphaned service to stop', { timeoutMs: 20_000 });
+    await eventually(async () => !alive(pid), 'postgres to stop with the service', { timeoutMs: 20_000 });
+    expect(owner.output()).toContain('"reason":"npm exited"');
     await eventually(async () => (await fetch(`http://127.0.0.1:${portB}/readyz`)).status === 503, 'not ready', { timeoutMs: 20_000 });
     const res = await fetch(`http://127.0.0.1:${portB}/v2.2/stores/${account.storeId}/returns`, { headers: { authorization: `Bearer ${account.apiSecret}` } });
     expect(res.status).toBe(503);
@@ -240,6 +246,9 @@ describe('operations: processes, signals, ports and the embedded database', () =
     const { code } = await remote.exited;
     expect(code).toBe(1);
     expect(remote.output()).toContain('DATABASE_LOST_EXIT_MS');
+    // LOG_FORMAT=pretty: readable lines, not JSON.
+    expect(remote.output()).toMatch(/INFO.*: listening/);
+    expect(remote.output()).not.toContain('"msg":');
     expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   });
 });

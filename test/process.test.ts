@@ -90,6 +90,22 @@ describe('service process with the embedded database', () => {
     const revoke = await cli('revoke-secret', '--account', account.accountId, '--prefix', secret.prefix);
     expect(revoke.code, revoke.stderr).toBe(0);
     expect((await read()).status).toBe(401);
+
+    // The whole secret, pasted as it was shown, works as its prefix.
+    const another = JSON.parse((await cli('create-secret', '--account', account.accountId, '--json')).stdout);
+    const whole = await cli('revoke-secret', '--account', account.accountId, '--prefix', another.apiSecret, '--json');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout)).toEqual({ revoked: 1 });
+  });
+
+  it('finds lost ids again: list-accounts, list-stores --account', async () => {
+    const accounts = JSON.parse((await cli('list-accounts', '--json')).stdout) as { accountId: string; name: string; storeCount: number }[];
+    expect(accounts.map((a) => a.name)).toEqual(['Demo merchant', 'CLI merchant']);
+    expect(accounts[1]!.storeCount).toBe(2);
+    const stores = JSON.parse((await cli('list-stores', '--account', accounts[0]!.accountId, '--json')).stdout) as { storeId: string; name: string }[];
+    expect(stores).toEqual([expect.objectContaining({ storeId: demo.storeId, name: 'Demo store' })]);
+    const human = await cli('list-stores', '--account', accounts[0]!.accountId);
+    expect(human.stdout).toContain(`storeId: ${demo.storeId}`);
   });
 
   it('reports CLI mistakes on stderr with a non-zero exit', async () => {
@@ -100,6 +116,13 @@ describe('service process with the embedded database', () => {
     const unknown = await cli('create-secret', '--account', 'acc_nope', '--json');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('not found');
+    // A usage line pasted with its brackets leaves stray words: refused like an unknown flag, nothing created.
+    const stray = await cli('create-account', '--name', 'Stray', '[--store-name', 'X]', '--json');
+    expect(stray.code).toBe(2);
+    expect(stray.stdout).toBe('');
+    expect(stray.stderr).toContain('unexpected arguments: "[--store-name" "X]"');
+    const listed = JSON.parse((await cli('list-accounts', '--json')).stdout) as { name: string }[];
+    expect(listed.map((a) => a.name)).not.toContain('Stray');
   });
 
   it('stops on SIGTERM, and the embedded PostgreSQL with it', async () => {

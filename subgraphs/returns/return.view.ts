@@ -88,6 +88,8 @@ export interface ReturnItemRow {
   outcome: string | null;
   /** An exchange for the same variant (`same_item_replacement`). */
   sameItemReplacement: boolean;
+  /** Whether completion puts the item back in stock (processing may say not to). */
+  restock?: boolean;
   refundAmount: string;
   productValue: string;
   status: string;
@@ -96,6 +98,8 @@ export interface ReturnItemRow {
   sku: string | null;
   title: string | null;
   variantTitle: string | null;
+  /** The UPC of the store's product of this sku (inventory's `product.upserted` events, kept in `product_fact`). */
+  upc?: string | null;
   /** The order line's own facts. */
   lineCompatId: string;
   lineQuantity: number;
@@ -162,6 +166,7 @@ export interface ReturnItemView {
   /** refund, store_credit or exchange. */
   compensation: string;
   outcome: string | null;
+  restock: boolean;
   shipmentGroupIds: string[];
   externalReturnLineItemId: string | null;
   productId: string | null;
@@ -276,6 +281,7 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     greenReturn: false,
     compensation: row.compensation,
     outcome: row.outcome,
+    restock: row.restock ?? true,
     shipmentGroupIds: [],
     externalReturnLineItemId: null,
     productId: row.productId,
@@ -288,7 +294,7 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     refund: { amount: money(row.refundAmount, currency), type: row.compensation },
     productValueNoTaxNoAdjustment: { amount: money(row.productValue, currency) },
     sku: row.sku,
-    upc: null,
+    upc: row.upc ?? null,
     status: row.status,
     variantId: row.variantId,
     title: row.title,

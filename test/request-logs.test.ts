@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+
+/** One access log line per request: the path as sent (mount prefix included), the route template, the GraphQL operation. */
+describe('request logs', () => {
+  const logs: Record<string, unknown>[] = [];
+  let app: TestApp;
+  let account: TestAccount;
+  beforeAll(async () => {
+    app = await startTestApp({ LOG_LEVEL: 'info' }, 'all', { logs });
+    account = await app.createAccount('Logs');
+  });
+  afterAll(async () => app?.stop());
+
+  const requestLine = (requestId: string) => logs.find((l) => l.msg === 'request' && l.requestId === requestId);
+
+  it('logs a REST call with its full path and its route template, without the query', async () => {
+    const res = await app.request(`/v2.2/stores/${account.storeId}/returns?page-size=5`, { token: account.apiSecret });
+    expect(res.status).toBe(200);
+    const line = requestLine(res.headers.get('x-request-id')!);
+    expect(line).toMatchObject({ method: 'GET', path: `/v2.2/stores/${account.storeId}/returns`, route: '/v2.2/stores/:storeId/returns', status: 200 });
+  });
+
+  it('logs a GraphQL call with the operation name, given or read from the document', async () => {
+    const named = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.adminToken}` },
+      body: JSON.stringify({ query: 'query ListAccounts { accounts { accountId } }' }),
+    });
+    expect(requestLine(named.headers.get('x-request-id')!)).toMatchObject({ path: '/graphql', route: '/graphql', operation: 'ListAccounts' });
+    const chosen = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.adminToken}` },
+      body: JSON.stringify({ query: 'query A { accounts { accountId } } query B { accounts { name } }', operationName: 'B' }),
+    });
+    expect(requestLine(chosen.headers.get('x-request-id')!)).toMatchObject({ operation: 'B' });
+  });
+});
