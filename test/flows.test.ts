@@ -97,6 +97,10 @@ describe('flows', () => {
     );
     expect(customer.customer.flowRuns.edges.map((e) => e.node.id)).toEqual([ada.id]);
     expect(customer.customer.messages.edges.map((e) => e.node.subject)).toEqual(['Thanks Ada for order A-1']);
+    // /metrics counts the runs and their steps.
+    const metrics = await (await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${app.adminToken}` } })).text();
+    expect(metrics).toMatch(/^flow_runs_started_total [1-9]/m);
+    expect(metrics).toMatch(/^flow_steps_total\{type="send_email",status="DONE"\} [1-9]/m);
   });
 
   it('trigger conditions are typed like segments, and the audience is evaluated at the trigger', async () => {

@@ -1,6 +1,7 @@
 import type { JobResult } from 'pg-boss';
 import { withDeadLetters } from '../../../platform/dead-letters.js';
 import type { Logger } from '../../../platform/logger.js';
+import { flowRunsStarted } from '../../../platform/metrics.js';
 import { OUTBOX_RETENTION_SECONDS, isEventOf, subscribeQueue, type OutboxEvent } from '../../../platform/outbox.js';
 import type { Orm } from '../../../platform/db/orm.js';
 import type { PgBoss } from '../../../platform/queue.js';
@@ -49,7 +50,7 @@ interface BatchJob<T> {
 async function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEvent>[], logger: Logger): Promise<JobResult[]> {
   const relevant = (job: BatchJob<OutboxEvent>) => (isEventOf(CustomEventCreated, job.data) ? [job.data as OutboxEvent<string, CustomEventCreatedData>] : []);
   try {
-    await orm.em.fork().transactional((em) => runner.start(em, jobs.flatMap(relevant)));
+    flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, jobs.flatMap(relevant))));
     return jobs.map((job) => ({ id: job.id, status: 'completed' }));
   } catch (err) {
     if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow trigger batch failed; starting its runs job by job');
@@ -57,7 +58,7 @@ async function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEven
   const results: JobResult[] = [];
   for (const job of jobs) {
     try {
-      await orm.em.fork().transactional((em) => runner.start(em, relevant(job)));
+      flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, relevant(job))));
       results.push({ id: job.id, status: 'completed' });
     } catch (err) {
       logger.error({ err, jobId: job.id }, 'starting flow runs failed');

@@ -3,6 +3,7 @@ import type { AccountsService } from '../../../platform/accounts/accounts.servic
 import type { Config } from '../../../platform/config.js';
 import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { newId } from '../../../platform/ids.js';
+import { flowSteps } from '../../../platform/metrics.js';
 import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
 import { deliver } from '../../../platform/outbound/index.js';
@@ -172,6 +173,7 @@ export class FlowRunner {
     const stores = new Map<string, { id: string; name: string }>();
     for (const storeId of new Set(jobs.map((j) => j.storeId))) stores.set(storeId, { id: storeId, name: await this.storeName(storeId) });
     const box = await this.deps.box();
+    let committed: BatchWrites['steps'] | undefined;
     await this.deps.orm.em.fork().transactional(async (tx) => {
       const runs = await sql<RunState>(
         tx,
@@ -191,7 +193,10 @@ export class FlowRunner {
         await this.advanceRun(tx, { run, event: events.get(run.eventId)!, customer: customers.get(run.customerId)!, store: stores.get(run.storeId)!, definition, box, batch });
       }
       await batch.flush(tx, this.deps.boss);
+      committed = batch.steps;
     });
+    // Counted once the batch committed (a rolled-back batch is retried and counted then).
+    for (const step of committed ?? []) flowSteps.inc({ type: step.type, status: step.status });
   }
 
   private async advanceRun(tx: EntityManager, ctx: StepContext): Promise<void> {
