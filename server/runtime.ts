@@ -15,7 +15,9 @@ import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
-import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type WebhookSubscriptions } from '../webhooks/index.js';
+import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
+import { returnDocumentsPage } from '../subgraphs/returns/public.js';
+import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
@@ -161,7 +163,17 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
       pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
-      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE };
+      // Backfills read the subjects through their owning subgraphs (the worker roles hold every subgraph's pool).
+      const returnsOrm = deps.returns?.orm;
+      const inventoryOrm = deps.inventory?.orm;
+      const backfillSources: BackfillSources = {
+        ...(returnsOrm && { return: (storeId, after, limit) => returnDocumentsPage(returnsOrm, storeId, after, limit) }),
+        ...(inventoryOrm && {
+          inbound_shipment: (storeId, after, limit) => inboundShipmentDocumentsPage(inventoryOrm, storeId, after, limit),
+          inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(inventoryOrm, storeId, after, limit),
+        }),
+      };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
       if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
     }

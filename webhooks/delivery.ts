@@ -44,6 +44,8 @@ export function retryDelayMs(schedule: readonly number[], attempt: number, retry
 export class Deliverer {
   private inFlight = 0;
   private running = false;
+  private readonly outcomes: { head: Head; result: OutboundResult; done: () => void }[] = [];
+  private flushing = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly leaseMs: number;
@@ -53,7 +55,7 @@ export class Deliverer {
     private readonly box: SecretBox,
     private readonly config: DeliveryConfig,
     private readonly logger: Logger,
-    private readonly concurrency = 64,
+    private readonly concurrency = 256,
   ) {
     // Long enough for the request and the recording of its outcome.
     this.leaseMs = config.webhookTimeoutMs * 2 + 5000;
@@ -196,53 +198,84 @@ export class Deliverer {
     } catch (err) {
       result = { outcome: 'failed', durationMs: 0, error: err instanceof Error ? err.message : String(err) };
     }
+    await new Promise<void>((resolve) => {
+      this.outcomes.push({ head, result, done: resolve });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /**
+   * Records every outcome waiting, in one transaction: outcomes arrive faster than one
+   * transaction each could commit, so they are written a batch at a time (each lane's own rows
+   * only, so the batch changes nothing about order).
+   */
+  private async flush(): Promise<void> {
+    this.flushing = true;
     try {
-      await this.record(head, result);
-    } catch (err) {
-      // The lease runs out and the message is sent again: at least once, never lost.
-      this.logger.error({ err, messageId: head.id }, 'webhook outcome not recorded');
+      while (this.outcomes.length) {
+        const batch = this.outcomes.splice(0, 500);
+        try {
+          await this.record(batch.map((o) => ({ head: o.head, result: o.result })));
+        } catch (err) {
+          // The leases run out and the messages are sent again: at least once, never lost.
+          this.logger.error({ err, messages: batch.length }, 'webhook outcomes not recorded');
+        }
+        for (const o of batch) o.done();
+      }
+    } finally {
+      this.flushing = false;
     }
   }
 
-  private async record(head: Head, result: OutboundResult): Promise<void> {
-    const gone = result.status === 410;
-    const succeeded = result.outcome === 'succeeded';
-    const last = !succeeded && !gone && head.attempts > this.config.webhookRetrySchedule.length;
-    const status = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
-    webhookDeliveries.inc({ outcome: status });
+  private async record(outcomes: { head: Head; result: OutboundResult }[]): Promise<void> {
+    const rows = outcomes.map(({ head, result }) => {
+      const gone = result.status === 410;
+      const succeeded = result.outcome === 'succeeded';
+      const last = !succeeded && !gone && head.attempts > this.config.webhookRetrySchedule.length;
+      const status = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
+      webhookDeliveries.inc({ outcome: status });
+      // What becomes of the lane: its next message (finished), a retry after a pause, or waiting for a PUT (gone).
+      const next = succeeded || last ? 'next' : gone ? 'gone' : 'retry';
+      const delayMs = next === 'retry' ? retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs) : 0;
+      return { head, result, status, next, delayMs, error: succeeded ? null : (result.error ?? `HTTP ${result.status}`) };
+    });
+    const lanes = [...rows].sort((a, b) => (a.head.subscription_id + a.head.lane < b.head.subscription_id + b.head.lane ? -1 : 1));
     await this.orm.em.fork().transactional(async (em) => {
-      // The lane first: a fan-out adding to it waits, and what it added is seen below.
-      await sql(em, 'select 1 from lane where subscription_id = $1 and lane = $2 for update', [head.subscription_id, head.lane]);
-      await sql(em, 'update attempt set status = $2, response_status = $3, duration_ms = $4, error = $5 where id = $1', [
-        head.attempt_id,
-        status,
-        result.status ?? null,
-        result.durationMs,
-        succeeded ? null : (result.error ?? `HTTP ${result.status}`),
+      // The lanes first (in a fixed order): a fan-out adding to one waits, and what it added is seen below.
+      await sql(em, `select 1 from lane l join unnest($1::text[], $2::text[]) as c(sid, lane) on l.subscription_id = c.sid and l.lane = c.lane order by l.subscription_id, l.lane for update of l`, [
+        lanes.map((r) => r.head.subscription_id),
+        lanes.map((r) => r.head.lane),
       ]);
-      if (succeeded || last) {
-        await sql(em, `update message set state = $2, finished_at = now() where id = $1`, [head.id, status]);
-        await sql(
-          em,
-          `update lane set lease_until = null,
-                  ready_at = case when exists (select 1 from message where subscription_id = $1 and lane = $2 and state = 'queued') then now() else null end
-            where subscription_id = $1 and lane = $2`,
-          [head.subscription_id, head.lane],
-        );
-        return;
+      await sql(
+        em,
+        `update attempt a set status = c.status, response_status = c.response_status, duration_ms = c.duration_ms, error = c.error
+           from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) as c(id, status, response_status, duration_ms, error)
+          where a.id = c.id`,
+        [rows.map((r) => r.head.attempt_id), rows.map((r) => r.status), rows.map((r) => r.result.status ?? null), rows.map((r) => r.result.durationMs), rows.map((r) => r.error)],
+      );
+      const finished = rows.filter((r) => r.next === 'next');
+      if (finished.length) {
+        await sql(em, `update message m set state = c.state, finished_at = now() from unnest($1::text[], $2::text[]) as c(id, state) where m.id = c.id`, [
+          finished.map((r) => r.head.id),
+          finished.map((r) => r.status),
+        ]);
       }
-      if (gone) {
-        // The receiver says it is gone: the subscription stops, its events wait (this one first) for a PUT.
-        await sql(em, 'update subscription set disabled_at = now(), updated_at = now() where id = $1 and disabled_at is null', [head.subscription_id]);
-        await sql(em, 'update lane set lease_until = null, ready_at = now() where subscription_id = $1 and lane = $2', [head.subscription_id, head.lane]);
-        return;
+      const gone = rows.filter((r) => r.next === 'gone');
+      if (gone.length) {
+        // The receiver says it is gone: the subscription stops; its events wait (this one first) for a PUT.
+        await sql(em, 'update subscription set disabled_at = now(), updated_at = now() where id = any($1) and disabled_at is null', [gone.map((r) => r.head.subscription_id)]);
       }
-      const delay = retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs);
-      await sql(em, `update lane set lease_until = null, ready_at = now() + make_interval(secs => $3::float8 / 1000) where subscription_id = $1 and lane = $2`, [
-        head.subscription_id,
-        head.lane,
-        delay,
-      ]);
+      await sql(
+        em,
+        `update lane l set lease_until = null,
+                ready_at = case c.next
+                  when 'next' then case when exists (select 1 from message m where m.subscription_id = l.subscription_id and m.lane = l.lane and m.state = 'queued') then now() end
+                  when 'gone' then now()
+                  else now() + make_interval(secs => c.delay_ms / 1000) end
+           from unnest($1::text[], $2::text[], $3::text[], $4::float8[]) as c(sid, lane, next, delay_ms)
+          where l.subscription_id = c.sid and l.lane = c.lane`,
+        [rows.map((r) => r.head.subscription_id), rows.map((r) => r.head.lane), rows.map((r) => r.next), rows.map((r) => r.delayMs)],
+      );
     });
   }
 }

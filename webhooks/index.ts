@@ -8,6 +8,7 @@ import { withDeadLetters } from '../platform/dead-letters.js';
 import { Deliverer, sweep } from './delivery.js';
 import { FanOut } from './fanout.js';
 import { replay } from './replay.js';
+import { backfill, type BackfillSources } from './backfill.js';
 import { SecretBox } from './secret-box.js';
 import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
 
@@ -30,7 +31,11 @@ export interface WebhooksDeps {
   logger: Logger;
   /** The outbox queue that keeps every published event for webhooks. */
   outboxQueue: string;
+  /** Reads of each topic's existing subjects, from their owning subgraphs (worker roles). */
+  backfillSources?: BackfillSources;
 }
+
+export type { BackfillSources } from './backfill.js';
 
 export async function createWebhookQueues(boss: PgBoss): Promise<void> {
   for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) {
@@ -70,6 +75,10 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
   sweeper.unref();
   await boss.work<{ subscriptionId: string; start: string }>(WEBHOOK_REPLAY_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     await replay(orm, job!.data.subscriptionId, job!.data.start);
+    deliverer.poke();
+  });
+  await boss.work<{ subscriptionId: string }>(WEBHOOK_BACKFILL_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    await backfill(orm, accounts, deps.backfillSources ?? {}, job!.data.subscriptionId);
     deliverer.poke();
   });
   deliverer.start();

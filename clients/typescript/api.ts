@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update an order by its external id
-         * @description The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.
+         * @description Takes the contract's order body (answered with `{order}`) or the real platform's order-sync body (`type: "order"`, answered with `{message, orderId, redoId}`); both become the same order. The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.
          */
         post: operations["upsertOrder"];
         delete?: never;
@@ -690,6 +690,218 @@ export interface components {
                 externalId: string;
             }[];
         };
+        /**
+         * OrderSync
+         * @description The real platform's order-sync body: answered with {message, orderId, redoId}.
+         */
+        OrderSync: {
+            /** @description External order id: the same id again updates the order. */
+            id: string;
+            /** @constant */
+            type: "order";
+            /** @description Not in the real platform's body: the order's display name (default: its id). */
+            name?: string;
+            billingAddress?: unknown;
+            salesChannel?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: currency */
+            presentmentCurrency: string;
+            /** Format: currency */
+            shopCurrency: string;
+            customer: {
+                /** Format: email */
+                email: string;
+                /** Format: phone */
+                phone?: string | null;
+                id?: string;
+                firstName: string;
+                lastName: string;
+                tags?: string[];
+            };
+            lineItems: {
+                /** @description The commerce platform's line item id (returns name it as lineItemId). */
+                id: string;
+                quantity: number;
+                priceSet: {
+                    presentmentMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                    shopMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                };
+                returnableQuantity?: number | null;
+                title: string;
+                variantTitle?: string | null;
+                vendor?: string | null;
+                fulfillmentService?: string | null;
+                productId: string;
+                variantId?: string | null;
+                additionalProductId?: string | null;
+                sku: string;
+                properties?: unknown[];
+                tags?: string[];
+                metafields?: unknown[];
+                weight?: {
+                    value: number;
+                    unit: string;
+                } | null;
+                image?: string | null;
+                images?: unknown[];
+                discounts?: {
+                    amountSet: {
+                        presentmentMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                        shopMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                    };
+                    discountId: string;
+                    discountTitle?: string;
+                    discountCode?: string;
+                }[];
+                taxLines?: {
+                    priceSet: {
+                        presentmentMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                        shopMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                    };
+                    rate: string | null;
+                    title?: string;
+                }[];
+            }[];
+            orderDiscounts: {
+                amountSet: {
+                    presentmentMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                    shopMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                };
+                discountId: string;
+                discountTitle?: string;
+                discountCode?: string;
+            }[];
+            shippingLines: {
+                id: string;
+                title: string;
+                code?: string;
+                priceSet: {
+                    presentmentMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                    shopMoney: {
+                        /** Format: money-amount */
+                        amount: string;
+                        /** Format: currency */
+                        currencyCode: string;
+                    };
+                };
+                discounts?: {
+                    amountSet: {
+                        presentmentMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                        shopMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                    };
+                    discountId: string;
+                    discountTitle?: string;
+                    discountCode?: string;
+                }[];
+                taxLines?: {
+                    priceSet: {
+                        presentmentMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                        shopMoney: {
+                            /** Format: money-amount */
+                            amount: string;
+                            /** Format: currency */
+                            currencyCode: string;
+                        };
+                    };
+                    rate: string | null;
+                    title?: string;
+                }[];
+            }[];
+            fulfillments: unknown[];
+            shippingAddress: {
+                address1: string;
+                address2?: string | null;
+                city: string;
+                company?: string | null;
+                firstName?: string | null;
+                lastName?: string | null;
+                provinceCode: string;
+                zip: string;
+                countryCode: string;
+                phone?: string | null;
+            };
+            tags?: string[];
+            metafields?: unknown[];
+            /** Format: date-time */
+            cancelledAt?: string | null;
+            cancelReason?: unknown;
+            /** Format: date-time */
+            updatedAt: string;
+            transactions?: unknown[];
+            refunds?: unknown[];
+        };
+        /**
+         * OrderSyncResponse
+         * @description The answer to the order-sync body (type: "order").
+         */
+        OrderSyncResponse: {
+            message: string;
+            /** @description The external id sent. */
+            orderId: string;
+            /** @description The service's order id. */
+            redoId: string;
+        };
         /** Problem */
         Problem: {
             /** @description The problem type: `/problems/<slug>`, a page (relative to the service) that explains it. */
@@ -1061,11 +1273,11 @@ export interface operations {
                         country?: string | null;
                     } | null;
                     fulfillmentLocationId?: string | null;
-                };
+                } | components["schemas"]["OrderSync"];
             };
         };
         responses: {
-            /** @description The order as stored (created or updated). */
+            /** @description The order as stored (created or updated): `{order}`, or `{message, orderId, redoId}` for the order-sync body. */
             200: {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
@@ -1075,7 +1287,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         order: components["schemas"]["Order"];
-                    };
+                    } | components["schemas"]["OrderSyncResponse"];
                 };
             };
             /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
@@ -2601,7 +2813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON; Not items of this return */
             400: {
                 headers: {
                     /** @description The request id. */
@@ -2611,7 +2823,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json" | "/problems/items-not-in-return";
                         /** @constant */
                         status?: 400;
                     };

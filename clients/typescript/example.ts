@@ -13,7 +13,7 @@ export async function runExample(options: { baseUrl: string; apiSecret: string; 
   const storeId = options.storeId;
   const orderId = `example-${Date.now()}`;
 
-  const { order } = expectOk(
+  const pushed = expectOk(
     await api.POST('/stores/{storeId}/custom/orders', {
       params: { path: { storeId } },
       body: {
@@ -29,6 +29,9 @@ export async function runExample(options: { baseUrl: string; apiSecret: string; 
       },
     }),
   );
+  // The contract's body answers {order} (the order-sync body would answer {message, orderId, redoId}).
+  if (!('order' in pushed)) throw new Error('expected the order read shape');
+  const { order } = pushed;
   log(`order ${order.id} (${order.name}): total ${order.total.amount} ${order.total.currency}`);
 
   const created = expectOk(

@@ -170,9 +170,12 @@ export class AccountsService {
     return rows.length > 0;
   }
 
-  /** Stores' names and accounts by id (what webhook payloads show as `merchantName`, and who owns a store). */
+  /**
+   * Stores' names and accounts by id (what webhook payloads show as `merchantName`, and who owns a store).
+   * Qualified: a caller inside another schema's transaction runs this on that transaction's connection.
+   */
   async stores(storeIds: readonly string[]): Promise<Map<string, { name: string; accountId: string }>> {
-    const rows = await sql<{ id: string; name: string; account_id: string }>(this.em(), 'select id, name, account_id from store where id = any($1)', [storeIds]);
+    const rows = await sql<{ id: string; name: string; account_id: string }>(this.em(), 'select id, name, account_id from platform.store where id = any($1)', [storeIds]);
     return new Map(rows.map((r) => [r.id, { name: r.name, accountId: r.account_id }]));
   }
 

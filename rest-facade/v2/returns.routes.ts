@@ -1,9 +1,11 @@
 import { invalid, notFound } from '../../platform/errors.js';
-import { OneOf, Strict, Type } from '../../platform/validation/index.js';
+import { OneOf, Strict, Type, violationsOf } from '../../platform/validation/index.js';
 import {
   CommentBodySchema,
   CreateReturnSchema,
+  isOrderSync,
   OrderBodySchema,
+  OrderSyncSchema,
   ProcessBodySchema,
   RETURN_STATUSES,
   RestCommentSchema,
@@ -23,7 +25,7 @@ const IMAGE_BODY_LIMIT = 6 * 1024 * 1024;
 // The returns subgraph serves each return and order as its REST JSON text (`restJson`), the same
 // document its webhooks carry: these routes splice that text into the response, mapping nothing.
 const UPSERT_ORDER = operation(`
-  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { restJson } }`);
+  mutation UpsertOrder($storeId: ID!, $input: JSON!) { upsertOrder(storeId: $storeId, input: $input) { id restJson } }`);
 
 const CREATE_RETURN = operation(`
   mutation CreateReturn($storeId: ID!, $input: JSON!, $key: String) {
@@ -68,6 +70,10 @@ type Shaped = { restJson: string };
 
 // The envelopes these routes put around the subgraph's documents.
 const OrderResponse = Strict({ order: RestOrderSchema });
+const OrderSyncResponse = Strict(
+  { message: Type.String(), orderId: Type.String({ description: 'The external id sent.' }), redoId: Type.String({ description: "The service's order id." }) },
+  { title: 'OrderSyncResponse', description: 'The answer to the order-sync body (type: "order").' },
+);
 const CreatedReturnResponse = Strict({
   return: RestReturnSchema,
   externalRMAResponses: Type.Array(
@@ -91,15 +97,19 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
     operationId: 'upsertOrder',
     tag: 'Orders',
     summary: 'Create or update an order by its external id',
-    description: 'The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.',
+    description:
+      'Takes the contract\'s order body (answered with `{order}`) or the real platform\'s order-sync body (`type: "order"`, answered with `{message, orderId, redoId}`); both become the same order. The same `id` again updates the order. Lines that returns hold must stay, with at least the returned quantity.',
     scope: 'orders_write',
-    responses: { 200: { description: 'The order as stored (created or updated).', schema: OrderResponse } },
+    responses: { 200: { description: 'The order as stored (created or updated): `{order}`, or `{message, orderId, redoId}` for the order-sync body.', schema: Type.Union([OrderResponse, OrderSyncResponse]) } },
     problems: { 409: ['order-line-has-returns'] },
-    // Checked here against the REST body (which has no provider), and again by upsertOrder for GraphQL callers.
-    body: { limit: BODY_LIMIT, schema: OrderBodySchema },
+    // Either body, told apart by `type` and checked by the handler against the one it is (a union would blur the pointers).
+    body: { limit: BODY_LIMIT, schema: Type.Union([OrderBodySchema, OrderSyncSchema], { description: 'The contract\'s order body, or the order-sync body (type: "order").' }), checkedBy: 'graph' },
     handle: async ({ params, body, graphql }) => {
-      // Orders pushed here are the store's own ("custom" provider).
-      const data = await graphql<{ upsertOrder: Shaped }>(UPSERT_ORDER, { storeId: params.storeId, input: { ...body, provider: 'custom' } });
+      // The REST bodies carry no provider: orders pushed here are the store's own ("custom").
+      const errors = violationsOf(isOrderSync(body) ? OrderSyncSchema : OrderBodySchema, body);
+      if (errors.length) throw invalid('validation-failed', 'The body is invalid.', errors);
+      const data = await graphql<{ upsertOrder: Shaped & { id: string } }>(UPSERT_ORDER, { storeId: params.storeId, input: { ...(body as object), provider: 'custom' } });
+      if (isOrderSync(body)) return { status: 200, body: { message: 'Order synced.', orderId: (body as { id: string }).id, redoId: data.upsertOrder.id } };
       return { status: 200, json: `{"order":${data.upsertOrder.restJson}}` };
     },
   });
@@ -252,7 +262,7 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
       "The same completion as the compatibility API's process: the return becomes `complete` (restock, webhooks) once the queued job ran, normally well under a second. Items named with `reject: true` get the outcome `rejected`; the body is kept on the return's timeline. A return whose status cannot move to complete is 409.",
     scope: 'returns_write',
     responses: { 200: { description: 'The completion is queued.', schema: ProcessResponse } },
-    problems: { 404: ['return-not-found'], 409: ['invalid-transition'] },
+    problems: { 400: ['items-not-in-return'], 404: ['return-not-found'], 409: ['invalid-transition'] },
     body: { limit: BODY_LIMIT, schema: ProcessBodySchema },
     handle: async ({ params, body, graphql }) => {
       await graphql(PROCESS_RETURN, { id: params.returnId, input: body });

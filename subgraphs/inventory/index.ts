@@ -9,6 +9,7 @@ import { InboundShipmentType, InventoryItemType, ProductType } from './inventory
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
 import { Migration20261122000210_inventory_stock } from './migrations/Migration20261122000210_inventory_stock.js';
 import { Migration20261203000200_inventory_levels } from './migrations/Migration20261203000200_inventory_levels.js';
+import { Migration20261203000210_product_level_bigint } from './migrations/Migration20261203000210_product_level_bigint.js';
 import { createRestockQueue, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
@@ -25,6 +26,7 @@ export const inventorySubgraph: SubgraphDefinition = {
       { name: 'Migration20261122000200_inventory', class: Migration20261122000200_inventory },
       { name: 'Migration20261122000210_inventory_stock', class: Migration20261122000210_inventory_stock },
       { name: 'Migration20261203000200_inventory_levels', class: Migration20261203000200_inventory_levels },
+      { name: 'Migration20261203000210_product_level_bigint', class: Migration20261203000210_product_level_bigint },
     ],
   },
   async build(deps?: SubgraphDeps) {

@@ -17,4 +17,12 @@ export const InventoryItemCreated = outboxContract<InventoryItemEventData>()('in
 /** Every committed change of an item's stock or name. */
 export const InventoryItemUpdated = outboxContract<InventoryItemEventData>()('inventory_item.updated', 'inventory_item');
 
-export const INVENTORY_EVENTS = [InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated] as const;
+/** A product's facts other subgraphs keep a copy of (the returns subgraph shows the UPC on return items). */
+export interface ProductEventData {
+  product: { id: string; sku: string; upc: string | null; updatedAt: string };
+}
+
+/** Every create or update of a product (no webhook topic carries it). */
+export const ProductUpserted = outboxContract<ProductEventData>()('product.upserted', 'product');
+
+export const INVENTORY_EVENTS = [InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated, ProductUpserted] as const;

@@ -54,6 +54,7 @@ const Str = Type.String();
 const NullableStr = OrNull(Type.String());
 const Timestamp = Type.String({ format: 'date-time' });
 const Count = Int({ min: 0 });
+const LevelCount = Type.Integer({ minimum: 0 });
 const MoneySchema = MoneyDocument;
 
 /**
@@ -149,12 +150,13 @@ export const InventoryLevelDocumentSchema = Strict(
     id: Str,
     product: Strict({ id: Str, title: Str, sku: Str }),
     location: Strict({ id: Str, name: Str }),
-    quantity: Count,
-    available: Count,
-    committed: Count,
-    reserved: Count,
-    buildable: Count,
-    total_available: Count,
+    // Sums of several items' stock: beyond what one item holds (2^31 - 1).
+    quantity: LevelCount,
+    available: LevelCount,
+    committed: LevelCount,
+    reserved: LevelCount,
+    buildable: LevelCount,
+    total_available: LevelCount,
     updated_at: Timestamp,
   },
   { title: 'InventoryLevel' },

@@ -24,6 +24,8 @@ import {
 } from './inventory.views.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { StockWriter, syncLevelSortKeys } from './stock.js';
+import { publish } from '../../platform/outbox.js';
+import { ProductUpserted } from './inventory.events.js';
 
 export interface InventoryItemFilters {
   locationId?: string | null;
@@ -164,7 +166,11 @@ export class InventoryService {
         writer.touch(ids);
         await writer.publish();
       }
-      return product!;
+      const p = product!;
+      await publish(this.boss, em, ProductUpserted, [
+        { storeId, subjectId: p.id, data: { product: { id: p.id, sku: p.sku, upc: p.upc, updatedAt: new Date(p.updatedAt).toISOString() } } },
+      ]);
+      return p;
     });
   }
 

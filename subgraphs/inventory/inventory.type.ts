@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionType } from '../../platform/graphql/connection.js';
 import { DateScalar } from '../../platform/graphql/scalars.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
@@ -219,7 +219,8 @@ export class ProductLevelType {
   @Field(() => LocationType)
   location!: LocationType;
 
-  @Field(() => Int, { description: 'On hand.' })
+  // Float, not Int: a level sums several items of up to 2^31 - 1 units each.
+  @Field(() => Float, { description: 'Whole units on hand (every kind and lot).' })
   quantity!: number;
 
   @Field(() => Date)

@@ -224,7 +224,9 @@ export async function loadLevels(em: EntityManager, ids: readonly string[]): Pro
   if (!ids.length) return [];
   const levels = await sql<Omit<InventoryLevelRow, 'product' | 'location'>>(
     em,
-    `select id, store_id as "storeId", product_id as "productId", location_id as "locationId", quantity, created_at as "createdAt", updated_at as "updatedAt"
+    // A level sums items of up to 2^31 - 1 units each (bigint); as a float8 it is an exact JS number up to 2^53.
+    `select id, store_id as "storeId", product_id as "productId", location_id as "locationId", quantity::float8 as quantity,
+            created_at as "createdAt", updated_at as "updatedAt"
        from product_level where id = any($1)`,
     [ids],
   );

@@ -7,6 +7,8 @@ import { Migration20261122001000_returns_domain } from './migrations/Migration20
 import { Migration20261124000100_idempotency_claims } from './migrations/Migration20261124000100_idempotency_claims.js';
 import { Migration20261201000100_return_numbers_and_windows } from './migrations/Migration20261201000100_return_numbers_and_windows.js';
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
+import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
+import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
@@ -33,6 +35,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261124000100_idempotency_claims', class: Migration20261124000100_idempotency_claims },
       { name: 'Migration20261201000100_return_numbers_and_windows', class: Migration20261201000100_return_numbers_and_windows },
       { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
+      { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -55,8 +58,14 @@ export const returnsSubgraph: SubgraphDefinition = {
       references: returnReferences(resolverDeps),
     });
   },
-  createQueues: createCompletionQueue,
-  startWorkers: (deps) => startCompletionWorker(deps, services(deps).changes),
+  createQueues: async (boss) => {
+    await createCompletionQueue(boss);
+    await createProductFactsQueue(boss);
+  },
+  startWorkers: async (deps) => {
+    await startCompletionWorker(deps, services(deps).changes);
+    await startProductFactsWorker(deps);
+  },
 };
 
 /** The subgraph's services, built on the platform's deps (schema and workers each build their own). */

@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { check } from '../../platform/validation/index.js';
 import { addressOrNull } from './return.creation.js';
 import { orderView, type OrderLineRow, type OrderRow, type OrderView } from './return.view.js';
+import { isOrderSync, orderFromSync, OrderSyncSchema } from './order.sync.js';
 import { unitsInReturns } from './returnable.js';
 import { UpsertOrderSchema, type OrderBody } from './returns.schemas.js';
 import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
@@ -42,6 +43,14 @@ function orderInput(body: OrderBody & { provider?: string }): OrderInput {
   };
 }
 
+/** The real platform's order-sync body as the service's order body (other bodies as they are). */
+function fromSyncBody(raw: unknown): unknown {
+  if (!isOrderSync(raw)) return raw;
+  const { provider, ...sync } = raw as Record<string, unknown>;
+  const order = orderFromSync(check(OrderSyncSchema, sync, { detail: 'The order is invalid.' }));
+  return provider === undefined ? order : { ...order, provider };
+}
+
 /** Orders pushed in by commerce platforms; returns are made against their lines. */
 export class OrderService {
   constructor(private readonly orm: Orm) {}
@@ -59,7 +68,7 @@ export class OrderService {
    * must stay, with at least that quantity (409 otherwise).
    */
   async upsert(storeId: string, raw: unknown): Promise<{ view: OrderView; created: boolean }> {
-    const input = orderInput(check(UpsertOrderSchema, raw, { detail: 'The order is invalid.' }));
+    const input = orderInput(check(UpsertOrderSchema, fromSyncBody(raw), { detail: 'The order is invalid.' }));
     const order = input.body;
     return this.orm.em.fork().transactional(async (em) => {
       // Serialise concurrent upserts of one order (and returns being created against it).

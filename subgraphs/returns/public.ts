@@ -9,3 +9,5 @@ export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ProcessBodySche
 export { RETURN_STATUSES } from './return.status.js';
 export { RestCommentSchema, RestOrderSchema, RestReturnListSchema, RestReturnSchema, type RestOrder, type RestReturn } from './return.view.js';
 export type { ReturnRecord, ReturnRecordItem } from './return.record.js';
+export { isOrderSync, OrderSyncSchema } from './order.sync.js';
+export { returnDocumentsPage } from './return.backfill.js';

@@ -96,6 +96,8 @@ export interface ReturnItemRow {
   sku: string | null;
   title: string | null;
   variantTitle: string | null;
+  /** The UPC of the store's product of this sku (inventory's `product.upserted` events, kept in `product_fact`). */
+  upc?: string | null;
   /** The order line's own facts. */
   lineCompatId: string;
   lineQuantity: number;
@@ -288,7 +290,7 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     refund: { amount: money(row.refundAmount, currency), type: row.compensation },
     productValueNoTaxNoAdjustment: { amount: money(row.productValue, currency) },
     sku: row.sku,
-    upc: null,
+    upc: row.upc ?? null,
     status: row.status,
     variantId: row.variantId,
     title: row.title,

@@ -30,6 +30,7 @@ export const RETURN_PARTS = `
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
       'compensation', i.compensation, 'outcome', i.outcome, 'sameItemReplacement', i.same_item_replacement, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
       'productId', l.product_id, 'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title,
+      'upc', (select f.upc from product_fact f where f.store_id = r.store_id and f.sku = l.sku),
       'lineCompatId', l.compat_id::text, 'lineQuantity', l.quantity, 'linePrice', l.price::text, 'lineTax', l.tax::text, 'lineDiscount', l.discount::text) order by i.position)
     from return_item i join order_line_item l on l.id = i.order_line_item_id where i.return_id = r.id and i.status = 'active'), '[]') as items,
   coalesce((select json_agg(json_build_object('id', c.id, 'compatId', c.compat_id::text, 'returnId', c.return_id, 'message', c.message, 'image', c.image, 'createdAt', c.created_at) order by c.created_at, c.id)
