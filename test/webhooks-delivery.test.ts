@@ -305,7 +305,7 @@ describe('webhook delivery', () => {
     await eventually(async () => {
       const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from webhooks.message where subscription_id = $1 and state = 'succeeded'`, [s.id]);
       return row!.n === expected ? true : undefined;
-    }, 'every event delivered', 1200);
+    }, 'every event delivered', { timeoutMs: 120_000 });
     const firstSeen = new Map<string, ReceivedRequest>();
     const answered = s.receiver.received;
     for (const r of answered) if (!firstSeen.has(r.headers['webhook-id'] as string)) firstSeen.set(r.headers['webhook-id'] as string, r);

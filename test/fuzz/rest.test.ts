@@ -6,6 +6,8 @@ import { v2Routes } from '../../rest-facade/v2/index.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { createWebhook } from '../support/webhooks.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, hostileValue, mutated, RawJson, toJsonText, type JsonSchema } from './arbitraries.js';
 import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TIMEOUT_MS, StateProbe, StatusCounts } from './harness.js';
@@ -38,6 +40,7 @@ describe('fuzz: every /v2.2 route', () => {
   let probe: StateProbe;
   const counts = new StatusCounts();
   const ids: Record<string, string> = {};
+  let receiver: Receiver | undefined;
 
   beforeAll(async () => {
     app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -55,6 +58,8 @@ describe('fuzz: every /v2.2 route', () => {
     ids.itemId = (await adjust(app, acme.storeId, { sku: 'CAP', locationId: location, delta: 5 })).id;
     ids.shipmentId = (await createShipment(app, acme.storeId, { locationId: location, items: [{ productId: product, quantity: 3 }] })).id;
     ids.location = location;
+    receiver = await startReceiver();
+    ids.webhookId = (await createWebhook(app, acme, { callback: { url: receiver.url, auth: null }, topic: 'return' })).body.webhook.id;
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
     probe = new StateProbe(app.databaseUrl);
@@ -66,6 +71,7 @@ describe('fuzz: every /v2.2 route', () => {
     console.log(counts.report('REST fuzz: responses by route and status'));
     await probe?.close();
     await app?.stop();
+    await receiver?.close();
   });
 
   // The route table is read for its specs only; no handler of this instance runs.
@@ -80,6 +86,7 @@ describe('fuzz: every /v2.2 route', () => {
     if (name === 'externalOrderId') return fc.constant('FUZZ-1');
     if (name === 'lineItemId') return fc.constantFrom('l1', 'l2');
     if (name === 'provider') return fc.constant('custom');
+    if (name === 'webhookId') return fc.constant(ids.webhookId!);
     return undefined;
   }
 
