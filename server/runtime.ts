@@ -14,6 +14,7 @@ import { subscribeQueue } from '../platform/outbox.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
+import type { EventsSubgraphDeps } from '../subgraphs/events/index.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
@@ -152,13 +153,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
-    for (const name of names) {
-      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
-      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
-    }
-    // Webhooks: subscriptions are served by the REST roles, delivered by the worker roles.
+    // Webhooks: subscriptions are served by the REST roles and, to dashboards, by the events subgraph;
+    // the worker roles deliver. Opened before the subgraphs are built, so the events subgraph gets them.
     let webhooks: WebhookSubscriptions | undefined;
-    if (options.role !== 'subgraph') {
+    let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
+    if (options.role !== 'subgraph' || options.subgraph === 'events') {
       const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
@@ -175,8 +174,14 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       };
       const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
-      if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
+      if (deps.events) (deps.events as EventsSubgraphDeps).webhooks = webhooks;
+      if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
     }
+    for (const name of names) {
+      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
+      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
+    }
+    if (startWebhooks) stopWebhooks = await startWebhooks();
     watch.start();
     return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
   } catch (err) {

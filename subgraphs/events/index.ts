@@ -11,6 +11,10 @@ import { Migration20261122000300_customers } from './migrations/Migration2026112
 import { Migration20261122000310_custom_events } from './migrations/Migration20261122000310_custom_events.js';
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
+import { WebhookResolver, type WebhookReads } from './webhook.resolver.js';
+
+/** The events subgraph also serves webhook subscriptions to dashboards, read through the webhooks module the runtime gives it. */
+export type EventsSubgraphDeps = SubgraphDeps & { webhooks?: WebhookReads };
 
 /** One set of services per process (the schema and the workers share them). */
 const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
@@ -33,7 +37,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, WebhookResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -55,6 +59,7 @@ export const eventsSubgraph: SubgraphDefinition = {
         new CustomerResolver({ customers, events, accounts: deps.accounts }),
         new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
         new SegmentResolver({ segments, accounts: deps.accounts }),
+        new WebhookResolver({ webhooks: (deps as EventsSubgraphDeps).webhooks, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });
