@@ -11,9 +11,10 @@ import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
-import { startQueue, type PgBoss } from '../platform/queue.js';
+import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
+import type { EventsSubgraphDeps } from '../subgraphs/events/index.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
@@ -88,7 +89,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     restart: database.embedded ? () => database.embedded!.ensureRunning() : undefined,
     lostAfterMs: config.databaseLostExitMs,
     onLost: () => options.onDatabaseLost?.(),
+    onRecovered: (downSince) => {
+      if (boss && runsWorkers) void retryInterruptedJobs(boss, downSince, logger).catch((err: unknown) => logger.error({ err }, 'retrying interrupted jobs failed'));
+    },
   });
+  const runsWorkers = options.role === 'all' || options.role === 'worker';
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
@@ -126,7 +131,6 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const adminToken = await accounts.adminToken(config.adminToken);
     setCursorSigningKey(await accounts.cursorKey());
 
-    const runsWorkers = options.role === 'all' || options.role === 'worker';
     boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize });
 
     const names = subgraphsFor(options);
@@ -149,13 +153,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
-    for (const name of names) {
-      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
-      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
-    }
-    // Webhooks: subscriptions are served by the REST roles, delivered by the worker roles.
+    // Webhooks: subscriptions are served by the REST roles and, to dashboards, by the events subgraph;
+    // the worker roles deliver. Opened before the subgraphs are built, so the events subgraph gets them.
     let webhooks: WebhookSubscriptions | undefined;
-    if (options.role !== 'subgraph') {
+    let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
+    if (options.role !== 'subgraph' || options.subgraph === 'events') {
       const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
@@ -172,8 +174,14 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       };
       const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
-      if (runsWorkers) stopWebhooks = await startWebhookWorkers(webhookDeps);
+      if (deps.events) (deps.events as EventsSubgraphDeps).webhooks = webhooks;
+      if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
     }
+    for (const name of names) {
+      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
+      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
+    }
+    if (startWebhooks) stopWebhooks = await startWebhooks();
     watch.start();
     return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
   } catch (err) {

@@ -166,3 +166,50 @@ describe('webhook subscriptions (REST)', () => {
     expect(bad.body.errors[0].pointer).toBe('/start');
   });
 });
+
+describe('webhook subscriptions (GraphQL, dashboards)', () => {
+  let app: TestApp;
+  let acme: TestAccount;
+  let other: TestAccount;
+  beforeAll(async () => {
+    app = await startTestApp();
+    acme = await app.createAccount('Acme');
+    other = await app.createAccount('Other');
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const LIST = `query($s: ID!, $first: Int) { webhooks(storeId: $s, first: $first) {
+    edges { node { id topic url maskedToken kind externalId disabled createdAt
+      deliveries(first: 5) { edges { node { id webhookId type attempt status responseStatus } } } } }
+    pageInfo { hasNextPage endCursor } } }`;
+
+  it("lists a store's subscriptions with their deliveries, scoped to the caller", async () => {
+    const created = await createWebhook(app, acme, { callback: { url: 'http://127.0.0.1:9/hook', auth: { bearer: { token: 'dash-token-7777' } } }, topic: 'custom_event', externalId: 'dash' });
+    expect(created.status).toBe(201);
+    const mine = await app.graphql<any>(LIST, { s: acme.storeId, first: 10 }, acme.apiSecret);
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data.webhooks.edges.map((e: any) => e.node)).toEqual([
+      {
+        id: created.body.webhook.id,
+        topic: 'custom_event',
+        url: 'http://127.0.0.1:9/hook',
+        maskedToken: '****7777',
+        kind: 'redo',
+        externalId: 'dash',
+        disabled: false,
+        createdAt: expect.any(String),
+        deliveries: { edges: [] },
+      },
+    ]);
+    // Another account: its store is not found, its subscription is null.
+    const foreign = await app.graphql<any>(LIST, { s: acme.storeId }, other.apiSecret);
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const one = await app.graphql<any>('query($id: ID!) { webhook(id: $id) { id } }', { id: created.body.webhook.id }, other.apiSecret);
+    expect(one.data.webhook).toBeNull();
+    const own = await app.graphql<any>('query($id: ID!) { webhook(id: $id) { id url } }', { id: created.body.webhook.id }, acme.apiSecret);
+    expect(own.data.webhook).toEqual({ id: created.body.webhook.id, url: 'http://127.0.0.1:9/hook' });
+  });
+});

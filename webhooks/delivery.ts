@@ -22,7 +22,14 @@ interface Head {
   url: string;
   auth_token_sealed: string | null;
   signing_secret_sealed: string;
+  /** Position in its lane's claimed run (1: the head). */
+  rank: number;
+  /** Whether its attempt row was opened (pending) when the lane was leased: the head's is, followers' are written with their outcome. */
+  opened: boolean;
 }
+
+/** How many queued messages of one lane a lease may send, one after the other, each only after the previous one succeeded. */
+const RUN_LENGTH = 16;
 
 export type DeliveryConfig = Pick<Config, 'webhookAllowedHosts' | 'webhookRetrySchedule' | 'webhookTimeoutMs'>;
 
@@ -44,7 +51,7 @@ export function retryDelayMs(schedule: readonly number[], attempt: number, retry
 export class Deliverer {
   private inFlight = 0;
   private running = false;
-  private readonly outcomes: { head: Head; result: OutboundResult; done: () => void }[] = [];
+  private readonly outcomes: { sent: { head: Head; result: OutboundResult }[]; done: () => void }[] = [];
   private flushing = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -85,11 +92,11 @@ export class Deliverer {
       const free = this.concurrency - this.inFlight;
       if (free > 0) {
         try {
-          const heads = await this.claim(free);
-          claimed = heads.length;
-          for (const head of heads) {
+          const runs = await this.claim(free);
+          claimed = runs.length;
+          for (const run of runs) {
             this.inFlight++;
-            void this.send(head).finally(() => {
+            void this.send(run).finally(() => {
               this.inFlight--;
               this.wake?.();
             });
@@ -113,8 +120,12 @@ export class Deliverer {
     });
   }
 
-  /** Leases up to `limit` due lanes of enabled subscriptions and opens an attempt on each head. */
-  private async claim(limit: number): Promise<Head[]> {
+  /**
+   * Leases up to `limit` due lanes of enabled subscriptions and opens an attempt on each head. Each
+   * lane comes with the messages queued behind its head (up to RUN_LENGTH): under a backlog they go
+   * out one after the other within the lease instead of one lease each.
+   */
+  private async claim(limit: number): Promise<Head[][]> {
     return this.orm.em.fork().transactional(async (em) => {
       const lanes = await sql<{ subscription_id: string; lane: string }>(
         em,
@@ -122,27 +133,39 @@ export class Deliverer {
            select l.subscription_id, l.lane from lane l join subscription s on s.id = l.subscription_id
             where l.ready_at <= now() and (l.lease_until is null or l.lease_until < now()) and s.disabled_at is null
             order by l.ready_at limit $1 for update of l skip locked)
-         update lane l set lease_until = now() + make_interval(secs => $2::float8 / 1000) from due
+         -- ready_at moves to the lease's end too: the due index no longer lists a leased lane (claims
+         -- do not scan past lanes in flight), and a lease that runs out makes the lane due by itself.
+         update lane l set lease_until = now() + make_interval(secs => $2::float8 / 1000), ready_at = now() + make_interval(secs => $2::float8 / 1000) from due
           where l.subscription_id = due.subscription_id and l.lane = due.lane
          returning l.subscription_id, l.lane`,
         [limit, this.leaseMs],
       );
       if (!lanes.length) return [];
-      const heads = await sql<Head>(
+      const rows = await sql<Head>(
         em,
-        `select m.id, m.subscription_id, m.lane, m.event_id, m.type, m.subject_id, m.body, m.attempts,
+        `select m.id, m.rank, m.subscription_id, m.lane, m.event_id, m.type, m.subject_id, m.body, m.attempts,
                 s.url, s.auth_token_sealed, s.signing_secret_sealed
            from unnest($1::text[], $2::text[]) as c(sid, lane)
-           join lateral (select * from message where subscription_id = c.sid and lane = c.lane and state = 'queued'
-                          order by sequence limit 1) m on true
-           join subscription s on s.id = m.subscription_id`,
+           join lateral (select *, row_number() over (order by sequence) as rank from message
+                          where subscription_id = c.sid and lane = c.lane and state = 'queued'
+                          order by sequence limit ${RUN_LENGTH}) m on true
+           join subscription s on s.id = m.subscription_id
+          order by m.subscription_id, m.lane, m.rank`,
         [lanes.map((l) => l.subscription_id), lanes.map((l) => l.lane)],
       );
+      const runs = new Map<string, Head[]>();
+      for (const row of rows) {
+        row.rank = Number(row.rank);
+        row.opened = row.rank === 1;
+        const key = `${row.subscription_id}\u0000${row.lane}`;
+        runs.set(key, [...(runs.get(key) ?? []), row]);
+      }
+      const heads = rows.filter((r) => r.rank === 1);
       const withHead = new Set(heads.map((h) => `${h.subscription_id}\u0000${h.lane}`));
       const empty = lanes.filter((l) => !withHead.has(`${l.subscription_id}\u0000${l.lane}`));
       if (empty.length) await this.releaseEmpty(em, empty);
       if (!heads.length) return [];
-      for (const h of heads) h.attempt_id = newId('webhookAttempt');
+      for (const h of rows) h.attempt_id = newId('webhookAttempt');
       // An attempt left pending by a worker that died is recorded as failed; this one counts as the next.
       await sql(
         em,
@@ -166,8 +189,8 @@ export class Deliverer {
           heads.map(() => 'pending'),
         ],
       );
-      for (const h of heads) h.attempts += 1;
-      return heads;
+      for (const h of rows) h.attempts += 1;
+      return [...runs.values()];
     });
   }
 
@@ -183,23 +206,32 @@ export class Deliverer {
     );
   }
 
-  private async send(head: Head): Promise<void> {
-    let result: OutboundResult;
-    try {
-      result = await deliver({
-        url: head.url,
-        body: head.body,
-        messageId: head.id,
-        signingSecret: this.box.open(head.signing_secret_sealed),
-        headers: head.auth_token_sealed ? { authorization: `Bearer ${this.box.open(head.auth_token_sealed)}` } : {},
-        timeoutMs: this.config.webhookTimeoutMs,
-        allowedHosts: this.config.webhookAllowedHosts,
-      });
-    } catch (err) {
-      result = { outcome: 'failed', durationMs: 0, error: err instanceof Error ? err.message : String(err) };
+  /** Sends a lane's run in order, stopping at the first message that does not succeed; then records what happened. */
+  private async send(run: Head[]): Promise<void> {
+    const sent: { head: Head; result: OutboundResult }[] = [];
+    // A follower is only started while the lease can still cover it (its timeout and the recording).
+    const latestStart = performance.now() + this.leaseMs - this.config.webhookTimeoutMs - 3000;
+    for (const head of run) {
+      if (sent.length && performance.now() > latestStart) break;
+      let result: OutboundResult;
+      try {
+        result = await deliver({
+          url: head.url,
+          body: head.body,
+          messageId: head.id,
+          signingSecret: this.box.open(head.signing_secret_sealed),
+          headers: head.auth_token_sealed ? { authorization: `Bearer ${this.box.open(head.auth_token_sealed)}` } : {},
+          timeoutMs: this.config.webhookTimeoutMs,
+          allowedHosts: this.config.webhookAllowedHosts,
+        });
+      } catch (err) {
+        result = { outcome: 'failed', durationMs: 0, error: err instanceof Error ? err.message : String(err) };
+      }
+      sent.push({ head, result });
+      if (result.outcome !== 'succeeded') break;
     }
     await new Promise<void>((resolve) => {
-      this.outcomes.push({ head, result, done: resolve });
+      this.outcomes.push({ sent, done: resolve });
       if (!this.flushing) void this.flush();
     });
   }
@@ -215,7 +247,7 @@ export class Deliverer {
       while (this.outcomes.length) {
         const batch = this.outcomes.splice(0, 500);
         try {
-          await this.record(batch.map((o) => ({ head: o.head, result: o.result })));
+          await this.record(batch.map((o) => o.sent));
         } catch (err) {
           // The leases run out and the messages are sent again: at least once, never lost.
           this.logger.error({ err, messages: batch.length }, 'webhook outcomes not recorded');
@@ -227,40 +259,69 @@ export class Deliverer {
     }
   }
 
-  private async record(outcomes: { head: Head; result: OutboundResult }[]): Promise<void> {
-    const rows = outcomes.map(({ head, result }) => {
+  private async record(runs: { head: Head; result: OutboundResult }[][]): Promise<void> {
+    const rows = runs.flat().map(({ head, result }) => {
       const gone = result.status === 410;
       const succeeded = result.outcome === 'succeeded';
       const last = !succeeded && !gone && head.attempts > this.config.webhookRetrySchedule.length;
       const status = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
       webhookDeliveries.inc({ outcome: status });
-      // What becomes of the lane: its next message (finished), a retry after a pause, or waiting for a PUT (gone).
+      // What becomes of the lane after this message: its next one (finished), a retry after a pause, or waiting for a PUT (gone).
       const next = succeeded || last ? 'next' : gone ? 'gone' : 'retry';
       const delayMs = next === 'retry' ? retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs) : 0;
       return { head, result, status, next, delayMs, error: succeeded ? null : (result.error ?? `HTTP ${result.status}`) };
     });
-    const lanes = [...rows].sort((a, b) => (a.head.subscription_id + a.head.lane < b.head.subscription_id + b.head.lane ? -1 : 1));
+    // Each run's last message decides its lane (the ones before it succeeded).
+    const lanes = runs
+      .map((run) => rows.find((r) => r.head === run[run.length - 1]!.head)!)
+      .sort((a, b) => (a.head.subscription_id + a.head.lane < b.head.subscription_id + b.head.lane ? -1 : 1));
+    const opened = rows.filter((r) => r.head.opened);
+    const followers = rows.filter((r) => !r.head.opened);
     await this.orm.em.fork().transactional(async (em) => {
       // The lanes first (in a fixed order): a fan-out adding to one waits, and what it added is seen below.
       await sql(em, `select 1 from lane l join unnest($1::text[], $2::text[]) as c(sid, lane) on l.subscription_id = c.sid and l.lane = c.lane order by l.subscription_id, l.lane for update of l`, [
         lanes.map((r) => r.head.subscription_id),
         lanes.map((r) => r.head.lane),
       ]);
+      if (opened.length) {
+        await sql(
+          em,
+          `update attempt a set status = c.status, response_status = c.response_status, duration_ms = c.duration_ms, error = c.error
+             from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) as c(id, status, response_status, duration_ms, error)
+            where a.id = c.id`,
+          [opened.map((r) => r.head.attempt_id), opened.map((r) => r.status), opened.map((r) => r.result.status ?? null), opened.map((r) => r.result.durationMs), opened.map((r) => r.error)],
+        );
+      }
+      if (followers.length) {
+        await sql(
+          em,
+          `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status, response_status, duration_ms, error)
+           select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])`,
+          [
+            followers.map((r) => r.head.attempt_id),
+            followers.map((r) => r.head.subscription_id),
+            followers.map((r) => r.head.id),
+            followers.map((r) => r.head.event_id),
+            followers.map((r) => r.head.type),
+            followers.map((r) => r.head.subject_id),
+            followers.map((r) => r.head.attempts),
+            followers.map((r) => r.status),
+            followers.map((r) => r.result.status ?? null),
+            followers.map((r) => r.result.durationMs),
+            followers.map((r) => r.error),
+          ],
+        );
+      }
+      // Finished messages leave the lane; a follower that failed counts its attempt.
       await sql(
         em,
-        `update attempt a set status = c.status, response_status = c.response_status, duration_ms = c.duration_ms, error = c.error
-           from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) as c(id, status, response_status, duration_ms, error)
-          where a.id = c.id`,
-        [rows.map((r) => r.head.attempt_id), rows.map((r) => r.status), rows.map((r) => r.result.status ?? null), rows.map((r) => r.result.durationMs), rows.map((r) => r.error)],
+        `update message m set state = case when c.next = 'next' then c.status else m.state end,
+                finished_at = case when c.next = 'next' then now() else m.finished_at end,
+                attempts = c.attempts
+           from unnest($1::text[], $2::text[], $3::text[], $4::int[]) as c(id, status, next, attempts) where m.id = c.id`,
+        [rows.map((r) => r.head.id), rows.map((r) => r.status), rows.map((r) => r.next), rows.map((r) => r.head.attempts)],
       );
-      const finished = rows.filter((r) => r.next === 'next');
-      if (finished.length) {
-        await sql(em, `update message m set state = c.state, finished_at = now() from unnest($1::text[], $2::text[]) as c(id, state) where m.id = c.id`, [
-          finished.map((r) => r.head.id),
-          finished.map((r) => r.status),
-        ]);
-      }
-      const gone = rows.filter((r) => r.next === 'gone');
+      const gone = lanes.filter((r) => r.next === 'gone');
       if (gone.length) {
         // The receiver says it is gone: the subscription stops; its events wait (this one first) for a PUT.
         await sql(em, 'update subscription set disabled_at = now(), updated_at = now() where id = any($1) and disabled_at is null', [gone.map((r) => r.head.subscription_id)]);
@@ -274,7 +335,7 @@ export class Deliverer {
                   else now() + make_interval(secs => c.delay_ms / 1000) end
            from unnest($1::text[], $2::text[], $3::text[], $4::float8[]) as c(sid, lane, next, delay_ms)
           where l.subscription_id = c.sid and l.lane = c.lane`,
-        [rows.map((r) => r.head.subscription_id), rows.map((r) => r.head.lane), rows.map((r) => r.next), rows.map((r) => r.delayMs)],
+        [lanes.map((r) => r.head.subscription_id), lanes.map((r) => r.head.lane), lanes.map((r) => r.next), lanes.map((r) => r.delayMs)],
       );
     });
   }
