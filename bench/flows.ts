@@ -68,11 +68,11 @@ async function main(): Promise<void> {
     const plain = await createBenchAccount(base, ADMIN);
     const flowing = await createBenchAccount(base, ADMIN);
 
-    const email = await graphql<{ createTemplate: { id: string } }>(base, flowing.apiSecret, `mutation($s: ID!, $i: TemplateInput!) { createTemplate(storeId: $s, input: $i) { id } }`, {
+    const email = await graphql<{ createTemplate: { id: string } }>(base, flowing.apiSecret, `mutation($s: ID!, $i: CreateTemplateInput!) { createTemplate(storeId: $s, input: $i) { id } }`, {
       s: flowing.storeId,
       i: { name: 'Big order', channel: 'EMAIL', subject: 'Order {{ event.data.orderNumber }}', body: 'Hi {{ customer.firstName }}, {{ event.value | money }} at {{ store.name }} on {{ event.timestamp | date: "%b %d" }}.' },
     });
-    const sms = await graphql<{ createTemplate: { id: string } }>(base, flowing.apiSecret, `mutation($s: ID!, $i: TemplateInput!) { createTemplate(storeId: $s, input: $i) { id } }`, {
+    const sms = await graphql<{ createTemplate: { id: string } }>(base, flowing.apiSecret, `mutation($s: ID!, $i: CreateTemplateInput!) { createTemplate(storeId: $s, input: $i) { id } }`, {
       s: flowing.storeId,
       i: { name: 'Small order', channel: 'SMS', body: 'Order {{ event.data.orderNumber }} received' },
     });

@@ -7,7 +7,7 @@ import { eventually } from './eventually.js';
 
 /** GraphQL of the flows (decisions section 16), as the tests and dashboards call it. */
 export const FLOWS_GQL = {
-  createTemplate: `mutation($s: ID!, $i: TemplateInput!) { createTemplate(storeId: $s, input: $i) { id name channel subject body createdAt updatedAt } }`,
+  createTemplate: `mutation($s: ID!, $i: CreateTemplateInput!) { createTemplate(storeId: $s, input: $i) { id name channel subject body createdAt updatedAt } }`,
   updateTemplate: `mutation($id: ID!, $i: UpdateTemplateInput!) { updateTemplate(id: $id, input: $i) { id channel subject body } }`,
   templates: `query($s: ID!, $first: Int, $after: String) { templates(storeId: $s, first: $first, after: $after) { totalCount edges { node { id name } } pageInfo { hasNextPage endCursor } } }`,
   preview: `query($s: ID!, $i: TemplatePreviewInput!, $e: ID, $c: ID) { previewTemplate(storeId: $s, input: $i, eventId: $e, customerId: $c) { subject body } }`,

@@ -33,7 +33,7 @@ export class MessageTemplateType {
 
 export const MessageTemplateConnection = ConnectionType(MessageTemplateType, 'MessageTemplate');
 
-@InputType('TemplateInput')
+@InputType('CreateTemplateInput')
 export class TemplateInput {
   @Field(() => String)
   name!: string;
