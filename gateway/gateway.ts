@@ -5,7 +5,7 @@ import { getVariableValues, GraphQLError, GraphQLScalarType, Kind, visit, type G
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
-import { INTERNAL_ERROR_MESSAGE, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
+import { databaseUnavailable, INTERNAL_ERROR_MESSAGE, isDatabaseUnavailable, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';
 import type { Logger } from '../platform/logger.js';
@@ -133,11 +133,20 @@ function isPublic(extensions: Record<string, unknown> | undefined): boolean {
 }
 
 /** Masks every error that is not meant for the client (errorLogPlugin logged it, with the request id). */
-export function formatGraphQLError(formatted: GraphQLFormattedError): GraphQLFormattedError {
+export function formatGraphQLError(formatted: GraphQLFormattedError, error?: unknown): GraphQLFormattedError {
   if (isPublic(formatted.extensions)) {
     // Subgraph bookkeeping (serviceName) says nothing useful to a client.
     const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The database went away mid-operation: a retry is the answer, as REST's 503 says.
+    const unavailable = databaseUnavailable();
+    return {
+      message: unavailable.message,
+      path: formatted.path,
+      extensions: { code: 'SERVICE_UNAVAILABLE', type: unavailable.type, problem: unavailable.slug, status: unavailable.status },
+    };
   }
   return { message: INTERNAL_ERROR_MESSAGE, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }

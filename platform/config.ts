@@ -37,6 +37,14 @@ export interface Config {
   webhookAllowedHosts: string[];
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /** Flows: email through SMTP when set (e.g. smtp://user:pass@host:587), sent from smtpFrom; else recorded. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Flows: SMS are POSTed as {to, body} to this URL when set; else recorded. */
+  smsWebhookUrl: string | undefined;
+  /** Message templates: the time one render may take and the largest output accepted. */
+  templateRenderTimeoutMs: number;
+  templateMaxOutputBytes: number;
   dbPoolSize: number;
   shutdownTimeoutMs: number;
   /** Create and print a demo account on the first start against an empty database. */
@@ -120,6 +128,11 @@ export function loadConfig(env: Env = environment()): Config {
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),
     webhookRetrySchedule: retry,
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || 'no-reply@localhost',
+    smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
+    templateRenderTimeoutMs: int(env, 'TEMPLATE_RENDER_TIMEOUT_MS', 1000, 1),
+    templateMaxOutputBytes: int(env, 'TEMPLATE_MAX_OUTPUT_BYTES', 256 * 1024, 1),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0),
     demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',

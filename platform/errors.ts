@@ -132,3 +132,27 @@ export const conflict = (slug: ProblemSlug, detail: string) => new AppError('con
 
 /** The masked form of anything unexpected. */
 export const internalError = () => new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
+
+/** SQLSTATE classes 08 (connection exception) and 57P (the server shutting down, crashed or starting up). */
+const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Whether an error, or one it wraps (`cause`, GraphQL's `originalError`), says the database could not be
+ * reached or went away mid-request: its outcome is unknown, nothing of it was acknowledged, and a retry
+ * (with the same Idempotency-Key) is the answer, so the client gets 503 rather than 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+    if (typeof message === 'string' && /^Connection terminated|^terminating connection|Client has encountered a connection error/.test(message)) return true;
+    e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export const databaseUnavailable = () =>
+  new AppError('unavailable', 'service-unavailable', 'The database is unreachable; the service is recovering. Retry shortly (with the same Idempotency-Key).', {
+    headers: { 'Retry-After': '2' },
+  });

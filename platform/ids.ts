@@ -59,6 +59,10 @@ export const ID_PREFIX = {
   webhook: 'whk',
   webhookMessage: 'msg',
   webhookAttempt: 'dlv',
+  template: 'tpl',
+  flow: 'flw',
+  flowRun: 'frn',
+  flowMessage: 'fms',
   request: 'req',
 } as const;
 

@@ -83,6 +83,10 @@ export const customEventsProcessed = metrics.counter(
 /** For the webhook deliveries (decisions section 10): one increment per attempt, by its logged status. */
 export const webhookDeliveries = metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome (succeeded, failed, discarded).', ['outcome']);
 
+/** Flows (docs/flows.md): runs started, and each recorded step by type and status. */
+export const flowRunsStarted = metrics.counter('flow_runs_started_total', 'Flow runs started (one per flow and processed event).');
+export const flowSteps = metrics.counter('flow_steps_total', 'Flow run steps recorded, by type (wait, condition, send_email, send_sms, webhook) and status (DONE, SKIPPED, FAILED, WAITING).', ['type', 'status']);
+
 /**
  * Distinct client-chosen label values (GraphQL operation names) a process
  * keeps before folding the rest into one: a client sending random names must

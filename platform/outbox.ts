@@ -103,11 +103,12 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
 /**
  * Inserts jobs into one of the caller's own queues inside the caller's
  * transaction (a command that must run once the change is committed, such as
- * a queued completion): the jobs commit or roll back with the change.
+ * a queued completion, or a delayed one: a flow's wait): the jobs commit or
+ * roll back with the change.
  */
-export async function enqueueInTransaction<Data extends object>(boss: PgBoss, em: EntityManager, queue: string, jobs: Data[]): Promise<void> {
+export async function enqueueInTransaction<Data extends object>(boss: PgBoss, em: EntityManager, queue: string, jobs: Data[], options: { startAfter?: Date } = {}): Promise<void> {
   if (!em.isInTransaction()) throw new Error(`job for ${queue} enqueued outside a transaction`);
-  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data })), { db: transactionDb(em) });
+  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data, ...options })), { db: transactionDb(em) });
 }
 
 /**

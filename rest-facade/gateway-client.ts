@@ -3,7 +3,7 @@ import { Kind, parse, print, validate, type DocumentNode, type GraphQLError, typ
 import { createHash } from 'node:crypto';
 import { apolloLogger } from '../gateway/gateway.js';
 import type { Logger } from '../platform/logger.js';
-import { AppError, internalError, isErrorType, type FieldError } from '../platform/errors.js';
+import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable, isErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { graphqlOperations } from '../platform/metrics.js';
 import { isProblemSlug } from '../platform/problems.js';
@@ -104,7 +104,8 @@ export class GatewayClient {
     // The facade's operations are a fixed set, so their names are bounded labels.
     graphqlOperations.inc({ source: 'rest', operation: op.definition.name?.value ?? '(anonymous)', type: op.definition.operation, outcome: error ? 'error' : 'success' });
     if (error) {
-      const appError = appErrorFromGraphQL(error);
+      // A database that went away mid-operation: 503 (retry), not a masked 500.
+      const appError = isDatabaseUnavailable(error) ? databaseUnavailable() : appErrorFromGraphQL(error);
       // Apollo Server's error formatting logged what it masked; this path does it itself.
       if (appError.type === 'unexpected') context.logger.error({ err: error.originalError ?? error, path: error.path }, 'operation failed');
       throw appError;

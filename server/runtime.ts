@@ -11,7 +11,7 @@ import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
-import { startQueue, type PgBoss } from '../platform/queue.js';
+import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { SubgraphDeps } from '../platform/subgraph.js';
 import type { EventsSubgraphDeps } from '../subgraphs/events/index.js';
@@ -89,7 +89,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     restart: database.embedded ? () => database.embedded!.ensureRunning() : undefined,
     lostAfterMs: config.databaseLostExitMs,
     onLost: () => options.onDatabaseLost?.(),
+    onRecovered: (downSince) => {
+      if (boss && runsWorkers) void retryInterruptedJobs(boss, downSince, logger).catch((err: unknown) => logger.error({ err }, 'retrying interrupted jobs failed'));
+    },
   });
+  const runsWorkers = options.role === 'all' || options.role === 'worker';
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
@@ -127,7 +131,6 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const adminToken = await accounts.adminToken(config.adminToken);
     setCursorSigningKey(await accounts.cursorKey());
 
-    const runsWorkers = options.role === 'all' || options.role === 'worker';
     boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize });
 
     const names = subgraphsFor(options);

@@ -3,6 +3,8 @@ import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { compat, seedReturn, statusOf } from './support/compat.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { createWebhook } from './support/webhooks.js';
 
 /**
  * The compatibility API is a second facade over the same graph: the v2.2
@@ -13,9 +15,12 @@ import { eventually } from './support/eventually.js';
 let app: TestApp;
 let account: TestAccount;
 let locationId: string;
+let receiver: Receiver;
 beforeAll(async () => {
   app = await startTestApp();
   account = await app.createAccount('Same data');
+  receiver = await startReceiver();
+  expect((await createWebhook(app, account, { callback: { url: receiver.url, auth: null }, topic: 'return' })).status).toBe(201);
   const loc = await app.graphql<any>(`mutation($s: ID!) { createLocation(storeId: $s, input: {name: "Returns dock"}) { id } }`, { s: account.storeId }, account.apiSecret);
   locationId = loc.data.createLocation.id;
   await app.graphql(`mutation($s: ID!, $l: String) { updateStoreSettings(storeId: $s, input: {returnLocationId: $l}) { storeId } }`, { s: account.storeId, l: locationId }, account.apiSecret);
@@ -23,6 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.stop();
+  await receiver?.close();
 });
 
 const v2Status = async (id: string) => ((await (await app.request(`/v2.2/returns/${id}`, { token: account.apiSecret })).json()) as { return: { status: string } }).return.status;
@@ -101,7 +107,14 @@ describe('a compatibility process is the v2.2 completion', () => {
     return ((await res.json()) as { inventory_items: { sku: string; quantity: number }[] }).inventory_items.find((i) => i.sku === 'SKU-1')?.quantity ?? 0;
   };
 
-  it('publishes the same return.updated event and restocks the same units', async () => {
+  /** The `updated` webhook a subscriber received when the return completed. */
+  const completionWebhook = (returnId: string) =>
+    eventually(async () => {
+      const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; return: { id: string; status: string } });
+      return bodies.find((b) => b.type === 'updated' && b.return.id === returnId && b.return.status === 'complete');
+    }, `the completion webhook of ${returnId}`);
+
+  it('publishes the same return.updated event, delivers the same webhook and restocks the same units', async () => {
     const viaV2 = await seedReturn(app, account);
     const viaCompat = await seedReturn(app, account);
     const before = await stock();
@@ -131,5 +144,10 @@ describe('a compatibility process is the v2.2 completion', () => {
     });
     expect(shape(b)).toEqual(shape(a));
     expect(shape(b)).toMatchObject({ type: 'return.updated', status: 'complete', previousStatus: 'open', destinationLocationId: locationId });
+
+    // The subscriber sees both completions as the same webhook: same type, same document shape.
+    const [hookA, hookB] = [await completionWebhook(viaV2.id), await completionWebhook(viaCompat.id)];
+    const hookShape = (h: Record<string, any>) => ({ type: h.type, keys: Object.keys(h).sort(), returnKeys: Object.keys(h.return).sort(), status: h.return.status, items: h.return.items.length });
+    expect(hookShape(hookB)).toEqual(hookShape(hookA));
   });
 });

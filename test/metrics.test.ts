@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { accept } from './support/events.js';
 import { eventually } from './support/eventually.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { createWebhook } from './support/webhooks.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -82,6 +84,19 @@ describe('GET /metrics', () => {
       return (sample(t, 'custom_events_processed_total', { outcome: 'completed' }) ?? 0) >= 1 ? t : undefined;
     }, 'the event to be processed');
     expect(sample(text, 'custom_events_accepted_total')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts webhook delivery attempts by outcome', async () => {
+    const receiver: Receiver = await startReceiver();
+    try {
+      const before = sample(await scrape(), 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0;
+      expect((await createWebhook(app, account, { callback: { url: receiver.url, auth: null }, topic: 'custom_event' })).status).toBe(201);
+      await accept(app, account, { eventName: 'Viewed Product', customer: { email: 'hooked@example.com' } });
+      await eventually(async () => (sample(await scrape(), 'webhook_deliveries_total', { outcome: 'succeeded' }) ?? 0) > before, 'the delivery to be counted');
+      expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('shows database pool use per pool, and declares the webhook delivery counter', async () => {

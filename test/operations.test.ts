@@ -174,6 +174,29 @@ describe('operations: processes, signals, ports and the embedded database', () =
     })();
 
     await eventually(async () => acknowledged.length >= 100, 'load to be under way', { timeoutMs: 60_000 });
+    // Make sure the crash interrupts a job: hold one customer's row so a worker's batch waits inside its transaction.
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    blocker.on('error', () => undefined); // its connection dies with the server
+    await blocker.connect();
+    await blocker.query('begin');
+    await eventually(
+      async () => (await blocker.query(`select 1 from events.customer where store_id = $1 and email = 'c0@example.com' for update`, [account.storeId])).rowCount === 1,
+      'the first customer to exist',
+    );
+    const waiting = async () => {
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      await probe.connect();
+      try {
+        const { rows } = await probe.query<{ n: number }>(
+          `select count(*)::int as n from pgboss.job j where j.name = 'custom-events' and j.state = 'active'
+             and exists (select 1 from pg_stat_activity where wait_event_type = 'Lock' and backend_type = 'client backend')`,
+        );
+        return rows[0]!.n > 0;
+      } finally {
+        await probe.end();
+      }
+    };
+    await eventually(waiting, 'a worker to wait on the held customer with its jobs active');
     const killed = postgresPid(dataDir)!;
     // The whole process group: the postmaster and every backend, as an OOM killer or a crash would.
     process.kill(-killed, 'SIGKILL');
@@ -190,6 +213,8 @@ describe('operations: processes, signals, ports and the embedded database', () =
     expect(restarted).not.toBe(killed);
     expect(alive(restarted)).toBe(true);
     expect(second.output()).toContain('database reachable again');
+    expect(second.output()).toContain('retrying the jobs the database crash interrupted');
+    await blocker.end().catch(() => undefined);
     // The same port: URLs handed out before the crash still work.
     expect(Number(new URL(embeddedUrl(dataDir)!).port)).toBe(databasePort);
 
@@ -208,12 +233,21 @@ describe('operations: processes, signals, ports and the embedded database', () =
         await db.end();
       }
     };
-    await eventually(async () => {
+    // Within 30 s: well before pg-boss would expire the claims the crash left (60 s, then its next
+    // supervise pass), so the jobs the crash interrupted must have been retried on recovery.
+    await eventually(
+      async () => {
         const now = await counts();
         return ids.every((id) => now.has(id));
-      }, 'every acknowledged event to be stored', { timeoutMs: 90_000 });
+      },
+      'every acknowledged event to be stored',
+      { timeoutMs: 30_000 },
+    );
     const stored = await counts();
     const missing = ids.filter((id) => stored.get(id) !== 1);
+    // Requests cut off by the crash answer 503 (retry) like those that came during it, never a masked 500.
+    expect(statuses.get('500'), `answers: ${JSON.stringify(Object.fromEntries(statuses))}`).toBeUndefined();
+    expect(statuses.get('503')).toBeGreaterThan(0);
     expect(missing, `answers: ${JSON.stringify(Object.fromEntries(statuses))} of ${sent}`).toEqual([]);
   });
 
@@ -250,5 +284,21 @@ describe('operations: processes, signals, ports and the embedded database', () =
     expect(remote.output()).toMatch(/INFO.*: listening/);
     expect(remote.output()).not.toContain('"msg":');
     expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  });
+
+  it.runIf(existsSync('/usr/bin/script'))('in a terminal: readable logs and a line with the URL; closing the terminal (SIGHUP) stops it', { timeout: 120_000 }, async () => {
+    // `script` gives the service a pseudo-terminal, as a developer's shell does.
+    const terminal = spawnCommand('script', ['-qefc', 'node dist/server/main.js all', '/dev/null'], env(portA, { LOG_LEVEL: 'info' }));
+    procs.push(terminal);
+    await waitReady(`http://127.0.0.1:${portA}`, terminal);
+    await eventually(async () => terminal.output().includes('Serving on'), 'the line with the URL', { timeoutMs: 10_000 });
+    expect(terminal.output()).toContain(`Serving on http://127.0.0.1:${portA}/`);
+    expect(terminal.output()).toMatch(/INFO.*listening/); // coloured on a terminal
+    expect(terminal.output()).not.toContain('"msg":');
+    const pid = postgresPid(dataDir)!;
+    terminal.child.kill('SIGTERM');
+    await terminal.exited;
+    await eventually(async () => !(await fetch(`http://127.0.0.1:${portA}/healthz`).then(() => true, () => false)), 'the service to stop', { timeoutMs: 30_000 });
+    await eventually(async () => !alive(pid), 'postgres to stop with it', { timeoutMs: 20_000 });
   });
 });

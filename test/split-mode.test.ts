@@ -146,6 +146,30 @@ describe('split mode', () => {
     }
   });
 
+  it('runs a flow: created through the gateway, triggered by an event the facade accepts, executed by the worker process', async () => {
+    const { storeId, apiSecret } = (await gql('mutation { createAccount(input: {name: "Flows"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
+    const template = (await gql(`mutation { createTemplate(storeId: "${storeId}", input: {name: "t", channel: EMAIL, subject: "Hi {{ customer.firstName }}", body: "Total {{ event.data.total }}"}) { id } }`, apiSecret)).data!
+      .createTemplate as { id: string };
+    const flow = (
+      await gql(
+        `mutation { createFlow(storeId: "${storeId}", input: {name: "f", trigger: {eventName: "Split Order"}, steps: [{wait: {seconds: 1}}, {sendEmail: {templateId: "${template.id}"}}]}) { id } }`,
+        apiSecret,
+      )
+    ).data!.createFlow as { id: string };
+    const res = await fetch(`${gatewayUrl}/v2.2/stores/${storeId}/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ eventName: 'Split Order', customer: { email: 'split@example.com', firstName: 'Sam' }, data: { total: 12 } }),
+    });
+    expect(res.status).toBe(202);
+    await eventually(async () => {
+      const runs = (await gql(`{ flowRuns(flowId: "${flow.id}") { edges { node { status } } } }`, apiSecret)).data!.flowRuns as { edges: { node: { status: string } }[] };
+      return runs.edges[0]?.node.status === 'COMPLETED';
+    }, 'the flow run to complete', { timeoutMs: 15_000 });
+    const messages = (await gql(`{ messages(storeId: "${storeId}") { edges { node { to subject body status } } } }`, apiSecret)).data!.messages as { edges: { node: unknown }[] };
+    expect(messages.edges.map((e) => e.node)).toEqual([{ to: 'split@example.com', subject: 'Hi Sam', body: 'Total 12', status: 'RECORDED' }]);
+  });
+
   it("does not let one account's secret reach another's data through entity references", async () => {
     const a = (await gql('mutation { createAccount(input: {name: "A"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };
     const b = (await gql('mutation { createAccount(input: {name: "B"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };

@@ -11,6 +11,8 @@ export const SCOPES = [
   'webhooks_read',
   'webhooks_write',
   'orders_write',
+  'flows_read',
+  'flows_write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -9,6 +9,8 @@ export interface DatabaseWatchOptions {
   /** Called once when the database stayed unreachable this long (0: never). */
   lostAfterMs: number;
   onLost(): void;
+  /** The database answers again after being away since `downSince`. */
+  onRecovered?(downSince: Date): void;
   intervalMs?: number;
 }
 
@@ -81,9 +83,11 @@ export class DatabaseWatch {
       }
       await this.client.query('select 1');
       if (this.downSince !== undefined) {
+        const downSince = new Date(this.downSince);
         this.options.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again: ready');
         this.downSince = undefined;
         this.lostReported = false;
+        this.options.onRecovered?.(downSince);
       }
     } catch (err) {
       await this.drop();

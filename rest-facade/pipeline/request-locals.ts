@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError, internalError } from '../../platform/errors.js';
+import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable } from '../../platform/errors.js';
 import type { RequestScope } from '../../platform/graphql/context.js';
 import type { Logger } from '../../platform/logger.js';
 
@@ -37,6 +37,10 @@ export function locals(res: Response): RequestLocals {
  */
 export function toAppError(err: unknown, logger: Logger): AppError {
   if (err instanceof AppError) return err.type === 'unexpected' ? internalError() : err;
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ err: (err as Error).message }, 'database unavailable during the request');
+    return databaseUnavailable();
+  }
   logger.error({ err }, 'unexpected error');
   return internalError();
 }

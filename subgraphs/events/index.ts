@@ -15,16 +15,49 @@ import { WebhookResolver, type WebhookReads } from './webhook.resolver.js';
 
 /** The events subgraph also serves webhook subscriptions to dashboards, read through the webhooks module the runtime gives it. */
 export type EventsSubgraphDeps = SubgraphDeps & { webhooks?: WebhookReads };
+import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
+import { webhookSecretBox } from '../../webhooks/index.js';
+import type { SecretBox } from '../../webhooks/secret-box.js';
+import { TemplateEngine } from './templates/template.render.js';
+import { TemplateResolver } from './templates/template.resolver.js';
+import { TemplateService } from './templates/template.service.js';
+import { createFlowQueues, startFlowWorkers } from './flows/flow.job.js';
+import { messageProviders } from './flows/flow.providers.js';
+import { CustomerFlowsResolver, FlowResolver, FlowRunResolver } from './flows/flow.resolver.js';
+import { FlowRunner } from './flows/flow.runner.js';
+import { FlowService } from './flows/flow.service.js';
+import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound/index.js';
 
 /** One set of services per process (the schema and the workers share them). */
 const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
 
 function createServices(deps: SubgraphDeps) {
+  const customers = new CustomerService(deps.orm);
+  const events = new CustomEventService(deps.orm, deps.boss);
+  const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
+  // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key),
+  // read (or made) once per process, on first use.
+  let box: Promise<SecretBox> | undefined;
+  const openBox = () =>
+    (box ??= webhookSecretBox(deps.accounts).catch((err: unknown) => {
+      box = undefined; // a failed read is retried by the next caller
+      throw err;
+    }));
+  const flows = new FlowService(deps.orm, {
+    templates,
+    box: openBox,
+    checkUrl: (url) => checkCallbackUrl(url, deps.config.webhookAllowedHosts),
+    generateSigningSecret,
+  });
+  const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: openBox });
   return {
-    customers: new CustomerService(deps.orm),
-    events: new CustomEventService(deps.orm, deps.boss),
+    customers,
+    events,
     segments: new SegmentService(deps.orm),
     acceptance: eventAcceptance(deps).acceptance,
+    templates,
+    flows,
+    runner,
   };
 }
 
@@ -37,7 +70,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, WebhookResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, WebhookResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -48,11 +81,12 @@ export const eventsSubgraph: SubgraphDefinition = {
     migrations: [
       { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
+      { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
     ],
   },
   async build(deps?: SubgraphDeps) {
     if (!deps) return buildFederatedSchema({ resolvers: [...RESOLVERS] });
-    const { customers, events, segments, acceptance } = services(deps);
+    const { customers, events, segments, acceptance, templates, flows } = services(deps);
     return buildFederatedSchema({
       resolvers: [...RESOLVERS],
       instances: [
@@ -60,12 +94,21 @@ export const eventsSubgraph: SubgraphDefinition = {
         new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
         new SegmentResolver({ segments, accounts: deps.accounts }),
         new WebhookResolver({ webhooks: (deps as EventsSubgraphDeps).webhooks, accounts: deps.accounts }),
+        new TemplateResolver({ templates, events, customers, accounts: deps.accounts }),
+        new FlowResolver({ flows, customers, accounts: deps.accounts }),
+        new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
+        new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });
   },
-  createQueues: createCustomEventQueues,
+  async createQueues(boss) {
+    await createCustomEventQueues(boss);
+    await createFlowQueues(boss);
+  },
   async startWorkers(deps: SubgraphDeps) {
-    await startCustomEventWorkers(deps.boss, services(deps).events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
+    const { events, runner } = services(deps);
+    await startCustomEventWorkers(deps.boss, events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
+    await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
   },
 };

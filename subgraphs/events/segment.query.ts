@@ -67,6 +67,8 @@ const LOCATION_FIELDS = new Set(['street1', 'street2', 'city', 'state', 'stateCo
 /** The platform's WHERE builder, collecting every invalid part of the definition as it goes. */
 class Builder extends Conditions {
   readonly errors: FieldError[] = [];
+  /** In a flow, the alias of the triggering event's row: `event.<key>` profile fields read its `data`. */
+  triggerEvent: string | undefined;
 
   param(value: unknown, cast: string): string {
     return this.p(value, cast);
@@ -130,6 +132,8 @@ function compare(b: Builder, a: Accessor, operator: SegmentOperator, value: unkn
       const now = 'extract(epoch from now())::float8';
       return `(${a.date} >= ${now} - ${b.param(value, 'float8')} * 86400 and ${a.date} <= ${now})`;
     }
+    default:
+      return b.fail(`${at}/operator`, `unknown operator ${String(operator)}`);
   }
 }
 
@@ -145,13 +149,39 @@ function profileAccessor(b: Builder, field: string, at: string): Accessor | unde
     const k = b.param(key, 'text');
     return { json: `(c.custom_fields -> ${k})`, date: `(c.custom_field_dates ->> ${k})::float8`, isSet: `coalesce(c.custom_fields ? ${k}, false)` };
   }
-  b.fail(`${at}/field`, 'must be email, phoneNumber, firstName, lastName, createdAt, updatedAt, location.<field> or customFields.<key>');
+  if (head === 'event' && key && b.triggerEvent) {
+    const k = b.param(key, 'text');
+    const te = b.triggerEvent;
+    const scalar = `coalesce(jsonb_typeof(${te}.data -> ${k}) in ('string', 'number', 'boolean'), false)`;
+    return { json: `(case when ${scalar} then ${te}.data -> ${k} end)`, date: `(${te}.data_dates ->> ${k})::float8`, isSet: `(${scalar})` };
+  }
+  const eventFields = b.triggerEvent ? ', event.<key>' : '';
+  b.fail(`${at}/field`, `must be email, phoneNumber, firstName, lastName, createdAt, updatedAt, location.<field>, customFields.<key>${eventFields}`);
   return undefined;
 }
 
 function timeBound(b: Builder, value: Date | string, at: string): string | undefined {
   const epoch = dateValue(b, value, at.replace(/\/value$/, ''));
   return epoch === undefined ? undefined : b.param(new Date(epoch * 1000).toISOString(), 'timestamptz');
+}
+
+/** One `where` condition on the properties of the event row `alias` (a segment's counted events, a flow's trigger). */
+function propertyPredicate(b: Builder, p: PropertyCondition, alias: string, pat: string): string | undefined {
+  if (typeof p.key !== 'string' || !p.key) {
+    b.fail(`${pat}/key`, 'must be a non-empty string');
+    return undefined;
+  }
+  const k = b.param(p.key, 'text');
+  // Objects and arrays are stored but never segmentable (decisions section 14): for a condition they are not set.
+  const scalar = `coalesce(jsonb_typeof(${alias}.data -> ${k}) in ('string', 'number', 'boolean'), false)`;
+  const accessor: Accessor = { json: `(case when ${scalar} then ${alias}.data -> ${k} end)`, date: `(${alias}.data_dates ->> ${k})::float8`, isSet: `(${scalar})` };
+  if (p.operator === SegmentOperator.EQUALS && (typeof p.value === 'string' || typeof p.value === 'boolean' || typeof p.value === 'number')) {
+    // Containment uses the GIN index on data; a date string also matches the same instant written differently.
+    const contains = `${alias}.data @> jsonb_build_object(${k}, ${b.param(JSON.stringify(p.value), 'jsonb')})`;
+    const sameDate = typeof p.value === 'string' && isoEpochSeconds(p.value) !== undefined ? ` or ${accessor.date} = ${b.param(isoEpochSeconds(p.value), 'float8')}` : '';
+    return `(${contains}${sameDate})`;
+  }
+  return compare(b, accessor, p.operator, p.value, pat);
 }
 
 function eventPredicate(b: Builder, e: EventCondition, at: string): string {
@@ -168,23 +198,8 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
     else filters.push(`e.event_timestamp >= now() - ${b.param(e.withinLastDays, 'int')} * interval '1 day'`);
   }
   (e.where ?? []).forEach((p, i) => {
-    const pat = `${at}/where/${i}`;
-    if (typeof p.key !== 'string' || !p.key) {
-      b.fail(`${pat}/key`, 'must be a non-empty string');
-      return;
-    }
-    const k = b.param(p.key, 'text');
-    // Objects and arrays are stored but never segmentable (decisions section 14): for a condition they are not set.
-    const scalar = `coalesce(jsonb_typeof(e.data -> ${k}) in ('string', 'number', 'boolean'), false)`;
-    const accessor: Accessor = { json: `(case when ${scalar} then e.data -> ${k} end)`, date: `(e.data_dates ->> ${k})::float8`, isSet: `(${scalar})` };
-    if (p.operator === SegmentOperator.EQUALS && (typeof p.value === 'string' || typeof p.value === 'boolean' || typeof p.value === 'number')) {
-      // Containment uses the GIN index on data; a date string also matches the same instant written differently.
-      const contains = `e.data @> jsonb_build_object(${k}, ${b.param(JSON.stringify(p.value), 'jsonb')})`;
-      const sameDate = typeof p.value === 'string' && isoEpochSeconds(p.value) !== undefined ? ` or ${accessor.date} = ${b.param(isoEpochSeconds(p.value), 'float8')}` : '';
-      filters.push(`(${contains}${sameDate})`);
-    } else {
-      filters.push(compare(b, accessor, p.operator, p.value, pat));
-    }
+    const filter = propertyPredicate(b, p, 'e', `${at}/where/${i}`);
+    if (filter) filters.push(filter);
   });
   const counted = `select e.customer_id from custom_event e where ${filters.join(' and ')} group by e.customer_id`;
   if (min >= 1) {
@@ -216,18 +231,66 @@ export interface CompiledSegment {
  * invalid part, pointers relative to `pointer`.
  */
 export function compileSegment(storeId: string, definition: SegmentDefinition, pointer = '/definition'): CompiledSegment {
-  const b = new Builder();
-  b.param(storeId, 'text');
-  const all = definition.all ?? [];
-  const any = definition.any ?? [];
-  if (!all.length && !any.length) b.fail(pointer, 'give at least one condition in all or any');
-  const parts = all.map((c, i) => `(${conditionPredicate(b, c, `${pointer}/all/${i}`)})`);
-  if (any.length) parts.push(`(${any.map((c, i) => `(${conditionPredicate(b, c, `${pointer}/any/${i}`)})`).join(' or ')})`);
-  if (b.errors.length) throw invalid('validation-failed', 'The segment definition is invalid.', b.errors);
-  return { where: parts.join(' and '), params: b.params };
+  const compiler = new SegmentCompiler(storeId);
+  const where = compiler.definition(definition, pointer);
+  compiler.check('The segment definition is invalid.');
+  return { where, params: compiler.params };
 }
 
 /** A definition as stored (JSON): dates as ISO strings, absent parts dropped. */
 export function definitionJson(definition: SegmentDefinition): SegmentDefinition {
   return JSON.parse(JSON.stringify(definition)) as SegmentDefinition;
+}
+
+/**
+ * Several predicates sharing one parameter list ($1 is the store id), for the
+ * flows: a trigger's `where` over the event row, an audience over `customer c`,
+ * a flow condition over `customer c` where `event.<key>` reads the triggering
+ * event's row. Every invalid part is collected; `check()` throws them as one 400.
+ */
+export class SegmentCompiler {
+  private readonly b = new Builder();
+
+  constructor(storeId: string, options: { triggerEvent?: string } = {}) {
+    this.b.param(storeId, 'text');
+    this.b.triggerEvent = options.triggerEvent;
+  }
+
+  get params(): unknown[] {
+    return this.b.params;
+  }
+
+  param(value: unknown, cast: string): string {
+    return this.b.param(value, cast);
+  }
+
+  /** Every `where` condition on the event row `alias`, ANDed. */
+  eventProperties(where: PropertyCondition[], alias: string, pointer: string): string {
+    const parts = where.map((p, i) => propertyPredicate(this.b, p, alias, `${pointer}/${i}`) ?? 'false');
+    return parts.length ? parts.map((p) => `(${p})`).join(' and ') : 'true';
+  }
+
+  /** A segment definition over `customer c`. */
+  definition(definition: SegmentDefinition, pointer: string): string {
+    const all = definition.all ?? [];
+    const any = definition.any ?? [];
+    if (!all.length && !any.length) this.b.fail(pointer, 'give at least one condition in all or any');
+    const parts = all.map((c, i) => `(${conditionPredicate(this.b, c, `${pointer}/all/${i}`)})`);
+    if (any.length) parts.push(`(${any.map((c, i) => `(${conditionPredicate(this.b, c, `${pointer}/any/${i}`)})`).join(' or ')})`);
+    return parts.join(' and ') || 'false';
+  }
+
+  /** One condition over `customer c`. */
+  condition(condition: SegmentCondition, pointer: string): string {
+    return conditionPredicate(this.b, condition, pointer);
+  }
+
+  /** The collected problems, without throwing (validation that adds its own). */
+  get errors(): FieldError[] {
+    return this.b.errors;
+  }
+
+  check(detail = 'The definition is invalid.'): void {
+    if (this.b.errors.length) throw invalid('validation-failed', detail, this.b.errors);
+  }
 }

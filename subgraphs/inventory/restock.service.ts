@@ -15,7 +15,8 @@ export const RETURNS_LOCATION_NAME = 'Returns';
 /** What restock needs of a completion: the `return.updated` contract of the returns subgraph, read when the return is complete. */
 function completedReturn(event: OutboxEvent) {
   if (!isEventOf(ReturnUpdated, event) || event.data.return.status !== 'complete') return null;
-  return { returnId: event.subjectId, destinationLocationId: event.data.destinationLocationId, items: event.data.items };
+  // Items processed not to be restocked stay out (events from before the flag existed restock every item).
+  return { returnId: event.subjectId, destinationLocationId: event.data.destinationLocationId, items: event.data.items.filter((i) => i.restock !== false) };
 }
 
 /**

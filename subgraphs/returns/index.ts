@@ -8,6 +8,7 @@ import { Migration20261124000100_idempotency_claims } from './migrations/Migrati
 import { Migration20261201000100_return_numbers_and_windows } from './migrations/Migration20261201000100_return_numbers_and_windows.js';
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
+import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { OrderService } from './order.service.js';
@@ -36,6 +37,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261201000100_return_numbers_and_windows', class: Migration20261201000100_return_numbers_and_windows },
       { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
       { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
+      { name: 'Migration20261203000400_item_restock', class: Migration20261203000400_item_restock },
     ],
   },
   async build(deps?: SubgraphDeps) {

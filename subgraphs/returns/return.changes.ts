@@ -87,7 +87,8 @@ export class ReturnChanges {
 
   /**
    * Processes a return (REST `POST /returns/{id}/process`): the items named
-   * rejected get that outcome at once, then its completion is queued exactly
+   * rejected get that outcome at once, items rejected or with
+   * `processInput.restock: false` will not be restocked, then its completion is queued exactly
    * as `queueCompletion` does (the body is kept on the timeline). A product
    * that is not an item of the return refuses the whole request (400).
    */
@@ -101,8 +102,12 @@ export class ReturnChanges {
       assertTransition(row.status as ReturnStatus, 'complete');
       const rejected = body.products.filter((p) => p.reject).map((p) => p._id);
       if (rejected.length) await sql(em, `update return_item set outcome = 'rejected' where id = any($1)`, [rejected]);
+      // A rejected item goes back to the customer; `processInput.restock` says for the others (default: restock).
+      const restock = body.products.map((p) => ({ id: p._id, restock: !p.reject && p.processInput?.restock !== false }));
+      const kept = restock.filter((r) => !r.restock).map((r) => r.id);
+      if (kept.length) await sql(em, 'update return_item set restock = false where id = any($1)', [kept]);
       await this.enqueueCompletion(em, returnId, body);
-      return rejected.length > 0;
+      return rejected.length + kept.length > 0;
     });
     return change.view;
   }

@@ -18,7 +18,8 @@ export interface ReturnEventData {
   previousStatus: string | null;
   /** The store's return location when the change committed (restock goes there), or null. */
   destinationLocationId: string | null;
-  items: { id: string; sku: string | null; title: string | null; quantity: number }[];
+  /** `restock: false`: completion leaves the item out of stock (processed so, or rejected). */
+  items: { id: string; sku: string | null; title: string | null; quantity: number; restock: boolean }[];
 }
 
 export const ReturnCreated = outboxContract<ReturnEventData>()('return.created', 'return');
@@ -47,7 +48,7 @@ export class ReturnEvents {
           order: restOrder(view!.prefetchedOrder!),
           previousStatus,
           destinationLocationId: settings.returnLocationId,
-          items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity })),
+          items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },
       },
     ]);

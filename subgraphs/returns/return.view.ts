@@ -88,6 +88,8 @@ export interface ReturnItemRow {
   outcome: string | null;
   /** An exchange for the same variant (`same_item_replacement`). */
   sameItemReplacement: boolean;
+  /** Whether completion puts the item back in stock (processing may say not to). */
+  restock?: boolean;
   refundAmount: string;
   productValue: string;
   status: string;
@@ -164,6 +166,7 @@ export interface ReturnItemView {
   /** refund, store_credit or exchange. */
   compensation: string;
   outcome: string | null;
+  restock: boolean;
   shipmentGroupIds: string[];
   externalReturnLineItemId: string | null;
   productId: string | null;
@@ -278,6 +281,7 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     greenReturn: false,
     compensation: row.compensation,
     outcome: row.outcome,
+    restock: row.restock ?? true,
     shipmentGroupIds: [],
     externalReturnLineItemId: null,
     productId: row.productId,

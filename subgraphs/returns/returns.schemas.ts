@@ -131,13 +131,16 @@ export const CommentMessageSchema = Text({ max: 5000 });
 
 /** `POST /returns/{returnId}/comments`: a message or an image (base64), as the real platform's clients send. */
 export const CommentBodySchema = Strict({
-  comment: Type.Union([Strict({ message: CommentMessageSchema }), Strict({ image: CommentImageSchema })], { description: 'Either {message} or {image} (base64).' }),
+  comment: Type.Union([Strict({ message: CommentMessageSchema }), Strict({ image: CommentImageSchema })], {
+    description: 'Either {message} or {image} (base64).',
+    detail: 'must be {message} (1 to 5000 characters) or {image} (base64 text)',
+  }),
 });
 /** What a comment carries: a message, an image or both (GraphQL). */
-export const CommentContentSchema = Type.Union([
-  Strict({ message: CommentMessageSchema, image: Type.Optional(CommentImageSchema) }),
-  Strict({ image: CommentImageSchema }),
-]);
+export const CommentContentSchema = Type.Union(
+  [Strict({ message: CommentMessageSchema, image: Type.Optional(CommentImageSchema) }), Strict({ image: CommentImageSchema })],
+  { detail: 'must carry a message (1 to 5000 characters), an image (base64 text), or both' },
+);
 
 /** GraphQL `recordReturnShipmentEvent` input. */
 export const ShipmentEventSchema = Strict({

@@ -28,7 +28,7 @@ export const RETURN_PARTS = `
   coalesce((select json_agg(json_build_object(
       'id', i.id, 'returnId', i.return_id, 'orderLineItemId', i.order_line_item_id, 'lineExternalId', l.external_id,
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
-      'compensation', i.compensation, 'outcome', i.outcome, 'sameItemReplacement', i.same_item_replacement, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
+      'compensation', i.compensation, 'outcome', i.outcome, 'sameItemReplacement', i.same_item_replacement, 'restock', i.restock, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
       'productId', l.product_id, 'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title,
       'upc', (select f.upc from product_fact f where f.store_id = r.store_id and f.sku = l.sku),
       'lineCompatId', l.compat_id::text, 'lineQuantity', l.quantity, 'linePrice', l.price::text, 'lineTax', l.tax::text, 'lineDiscount', l.discount::text) order by i.position)

@@ -91,14 +91,20 @@ describe('fuzz: every GraphQL query and mutation', () => {
     }
   };
 
-  /** Values of a GraphQL input type; `hostile` sometimes replaces one with a hostile value. */
-  function inputValue(type: GraphQLInputType, name: string): fc.Arbitrary<unknown> {
+  /**
+   * Values of a GraphQL input type; `hostile` sometimes replaces one with a hostile value. Input types
+   * may be recursive (a flow's condition step holds steps): past MAX_INPUT_DEPTH levels, lists are
+   * empty and optional fields left out, so the generator ends.
+   */
+  const MAX_INPUT_DEPTH = 4;
+  function inputValue(type: GraphQLInputType, name: string, depth = 0): fc.Arbitrary<unknown> {
     const maybeHostile = (valid: fc.Arbitrary<unknown>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
-    if (type instanceof GraphQLNonNull) return inputValue(type.ofType, name).filter((v) => v !== null);
-    if (type instanceof GraphQLList) return maybeHostile(fc.array(inputValue(type.ofType, name), { maxLength: 3 }));
+    if (type instanceof GraphQLNonNull) return inputValue(type.ofType, name, depth).filter((v) => v !== null);
+    if (type instanceof GraphQLList) return maybeHostile(depth >= MAX_INPUT_DEPTH ? fc.constant([]) : fc.array(inputValue(type.ofType, name, depth + 1), { maxLength: 3 }));
     if (type instanceof GraphQLEnumType) return maybeHostile(fc.constantFrom(...type.getValues().map((v) => v.value as string)));
     if (type instanceof GraphQLInputObjectType) {
-      const entries = Object.values(type.getFields()).map((f) => [f.name, f.type instanceof GraphQLNonNull ? inputValue(f.type, f.name) : fc.option(inputValue(f.type, f.name), { nil: undefined })] as const);
+      const fields = Object.values(type.getFields()).filter((f) => depth < MAX_INPUT_DEPTH || f.type instanceof GraphQLNonNull);
+      const entries = fields.map((f) => [f.name, f.type instanceof GraphQLNonNull ? inputValue(f.type, f.name, depth + 1) : fc.option(inputValue(f.type, f.name, depth + 1), { nil: undefined })] as const);
       return maybeHostile(fc.record(Object.fromEntries(entries)).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))));
     }
     return maybeHostile(scalar(type as GraphQLScalarType, name));

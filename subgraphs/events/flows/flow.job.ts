@@ -1,0 +1,105 @@
+import type { JobResult } from 'pg-boss';
+import { withDeadLetters } from '../../../platform/dead-letters.js';
+import type { Logger } from '../../../platform/logger.js';
+import { flowRunsStarted } from '../../../platform/metrics.js';
+import { OUTBOX_RETENTION_SECONDS, isEventOf, subscribeQueue, type OutboxEvent } from '../../../platform/outbox.js';
+import type { Orm } from '../../../platform/db/orm.js';
+import type { PgBoss } from '../../../platform/queue.js';
+import { CustomEventCreated, type CustomEventCreatedData } from '../custom-event.events.js';
+import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
+
+/** The flows' own subscription to processed custom events (pg-boss pub/sub): runs start from it. */
+export const FLOW_TRIGGERS_QUEUE = 'flow-triggers';
+
+export async function createFlowQueues(boss: PgBoss): Promise<void> {
+  // notify: a worker wakes when a job is inserted instead of at its next poll (each stage of a run would add half a poll).
+  await subscribeQueue(boss, FLOW_TRIGGERS_QUEUE, [CustomEventCreated], {
+    notify: true,
+    retryLimit: 10,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 120,
+    ...(await withDeadLetters(boss, FLOW_TRIGGERS_QUEUE)),
+  });
+  // Waits are delayed jobs of up to 90 days: they are kept (retention) far beyond that. A batch may send for a
+  // while (provider timeouts), so its claim lasts long, but the worker's heartbeat shows it alive: the batch of
+  // a process that died is taken again within seconds of its last heartbeat. A claim taken from a live but slow
+  // worker is harmless: the runs stay locked until it commits, and its tokens then turn the copy into a no-op.
+  const steps = {
+    notify: true,
+    retentionSeconds: OUTBOX_RETENTION_SECONDS,
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 900,
+    heartbeatSeconds: 10,
+    ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)),
+  };
+  if (!(await boss.getQueue(FLOW_STEPS_QUEUE))) await boss.createQueue(FLOW_STEPS_QUEUE, steps);
+  else await boss.updateQueue(FLOW_STEPS_QUEUE, steps);
+}
+
+interface BatchJob<T> {
+  id: string;
+  data: T;
+}
+
+/** One transaction per batch of processed events; when it fails, each job on its own so one cannot hold the others back. */
+async function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEvent>[], logger: Logger): Promise<JobResult[]> {
+  const relevant = (job: BatchJob<OutboxEvent>) => (isEventOf(CustomEventCreated, job.data) ? [job.data as OutboxEvent<string, CustomEventCreatedData>] : []);
+  try {
+    flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, jobs.flatMap(relevant))));
+    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+  } catch (err) {
+    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow trigger batch failed; starting its runs job by job');
+  }
+  const results: JobResult[] = [];
+  for (const job of jobs) {
+    try {
+      flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, relevant(job))));
+      results.push({ id: job.id, status: 'completed' });
+    } catch (err) {
+      logger.error({ err, jobId: job.id }, 'starting flow runs failed');
+      results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
+    }
+  }
+  return results;
+}
+
+/** The batch in one transaction; when it fails, each job on its own so one run cannot hold the others back. */
+async function advanceRuns(runner: FlowRunner, jobs: BatchJob<FlowStepJob>[], logger: Logger): Promise<JobResult[]> {
+  try {
+    await runner.advance(jobs.map((job) => job.data));
+    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
+  } catch (err) {
+    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow step batch failed; advancing its runs one by one');
+  }
+  const results: JobResult[] = [];
+  for (const job of jobs) {
+    try {
+      await runner.advance([job.data]);
+      results.push({ id: job.id, status: 'completed' });
+    } catch (err) {
+      logger.error({ err, jobId: job.id, runId: job.data.runId }, 'flow step failed');
+      results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
+    }
+  }
+  return results;
+}
+
+export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunner, logger: Logger): Promise<void> {
+  await boss.work<OutboxEvent>(
+    FLOW_TRIGGERS_QUEUE,
+    { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, burstWhenBatchFull: true },
+    (jobs) => startRuns(orm, runner, jobs, logger),
+  );
+  // Two lanes: a slow provider holds one batch, not every run of the process. A wait's job becomes due
+  // without a notification, so the backstop poll stays at half a second.
+  await boss.work<FlowStepJob>(
+    FLOW_STEPS_QUEUE,
+    { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    (jobs) => advanceRuns(runner, jobs, logger),
+  );
+}

@@ -1,0 +1,85 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../../../platform/config.js';
+import { MessageChannel } from '../templates/template.type.js';
+
+/** A rendered message to one address. */
+export interface OutgoingMessage {
+  channel: MessageChannel;
+  to: string;
+  subject: string | null;
+  body: string;
+}
+
+/** What a provider did: sent (or only recorded), or failed with the provider's own words (retried on a schedule). */
+export type SendResult = { ok: true; status: 'SENT' | 'RECORDED' } | { ok: false; error: string; retryAfterMs?: number };
+
+export interface MessageProvider {
+  /** `SMTP`, `SMS_WEBHOOK` or `RECORDED` (stored with each message). */
+  readonly name: string;
+  send(message: OutgoingMessage): Promise<SendResult>;
+}
+
+/** No provider configured: the message is rendered and recorded (readable in `messages`), nothing leaves. */
+const recorded: MessageProvider = { name: 'RECORDED', send: async () => ({ ok: true, status: 'RECORDED' }) };
+
+class SmtpProvider implements MessageProvider {
+  readonly name = 'SMTP';
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+    timeoutMs: number,
+  ) {
+    // The timeouts bound a step that talks to an unresponsive server (the URL may carry its own too).
+    const withTimeouts = new URL(url);
+    for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) if (!withTimeouts.searchParams.has(key)) withTimeouts.searchParams.set(key, String(timeoutMs));
+    this.transport = nodemailer.createTransport(withTimeouts.toString());
+  }
+
+  async send(message: OutgoingMessage): Promise<SendResult> {
+    // A body with markup goes as HTML (with no text part: the template is the merchant's), plain text otherwise.
+    const content = /<[a-z][\s\S]*>/i.test(message.body) ? { html: message.body } : { text: message.body };
+    try {
+      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', ...content });
+      return { ok: true, status: 'SENT' };
+    } catch (err) {
+      return { ok: false, error: `SMTP: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+}
+
+/** SMS through the operator's gateway: POST {to, body}; a 2xx is sent. */
+class SmsWebhookProvider implements MessageProvider {
+  readonly name = 'SMS_WEBHOOK';
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async send(message: OutgoingMessage): Promise<SendResult> {
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ to: message.to, body: message.body }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const text = (await res.text().catch(() => '')).slice(0, 200);
+      if (res.ok) return { ok: true, status: 'SENT' };
+      const retryAfter = Number(res.headers.get('retry-after'));
+      return { ok: false, error: `SMS gateway answered HTTP ${res.status}${text ? `: ${text}` : ''}`, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+    } catch (err) {
+      return { ok: false, error: `SMS gateway: ${err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+}
+
+/** The provider of each channel, from the configuration (one per process). */
+export function messageProviders(config: Config): Record<MessageChannel, MessageProvider> {
+  return {
+    [MessageChannel.EMAIL]: config.smtpUrl ? new SmtpProvider(config.smtpUrl, config.smtpFrom, config.webhookTimeoutMs) : recorded,
+    [MessageChannel.SMS]: config.smsWebhookUrl ? new SmsWebhookProvider(config.smsWebhookUrl, config.webhookTimeoutMs) : recorded,
+  };
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { GraphQLError } from 'graphql';
+import { isDatabaseUnavailable } from '../platform/errors.js';
+
+/** Which failures mean "the database went away" (answered 503, retry) rather than a bug (masked 500). */
+describe('database unavailability', () => {
+  const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+  it('recognises connection failures and a server shutting down, crashed or starting up', () => {
+    expect(isDatabaseUnavailable(withCode('57P01', 'terminating connection due to administrator command'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('57P03', 'the database system is starting up'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('08006'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('ECONNREFUSED'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+  });
+
+  it('looks through the errors that wrap it (cause, GraphQL originalError)', () => {
+    const wrapped = new Error('batch failed', { cause: withCode('57P02') });
+    expect(isDatabaseUnavailable(wrapped)).toBe(true);
+    expect(isDatabaseUnavailable(new GraphQLError('boom', { originalError: wrapped }))).toBe(true);
+  });
+
+  it('leaves everything else alone: constraint violations, bugs, nothing at all', () => {
+    expect(isDatabaseUnavailable(withCode('23505', 'duplicate key'))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError('undefined is not a function'))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
