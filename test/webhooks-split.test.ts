@@ -56,7 +56,7 @@ describe('webhook delivery with several worker processes', () => {
     await eventually(async () => {
       const rows = await query<{ state: string; n: number }>(app.databaseUrl, `select state, count(*)::int as n from webhooks.message group by state`);
       return rows.find((r) => r.state === 'succeeded')?.n === 200 ? true : undefined;
-    }, 'every event delivered', { timeoutMs: 60_000 });
+    }, 'every event delivered', { timeoutMs: 100_000 });
     expect(overlapped).toBe(false);
     const bySubject = new Map<string, number[]>();
     for (const r of receiver.received) {
