@@ -92,6 +92,26 @@ export class FanOut {
     return this.names;
   }
 
+  /**
+   * The index a pass reads through: the queue's waiting jobs in sequence order. Without it every
+   * pass sorted the whole waiting backlog (a JSON field of each job), so a pass got slower as the
+   * backlog grew and a burst could leave the fan-out behind for good. pg-boss owns the job table, so
+   * the index is added here, once, under a lock (several processes start at once).
+   */
+  async ensureIndex(): Promise<void> {
+    await this.orm.em.fork().transactional(async (em) => {
+      await sql(em, `select pg_advisory_xact_lock(hashtext('webhooks:outbox-index'))`, []);
+      const [queue] = await sql<{ table_name: string }>(em, `select table_name from ${QUEUE_SCHEMA}.queue where name = $1`, [this.queue]);
+      if (!queue || !/^\w+$/.test(queue.table_name) || !/^[\w-]+$/.test(this.queue)) throw new Error(`no job table for the queue ${this.queue}`);
+      await sql(
+        em,
+        `create index if not exists webhooks_outbox_by_sequence on ${QUEUE_SCHEMA}.${queue.table_name} (((data->>'sequence')::bigint) nulls first, created_on)
+          where name = '${this.queue}' and state = 'created'`,
+        [],
+      );
+    });
+  }
+
   /** One pass; returns how many outbox events it consumed (0: nothing to do, or another process holds the lock). */
   async pass(): Promise<number> {
     return this.orm.em.fork().transactional(async (em) => {

@@ -58,6 +58,7 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
   const box = await webhookSecretBox(accounts);
   const deliverer = new Deliverer(orm, box, config, logger.child({ part: 'webhooks' }));
   const fanOut = new FanOut(orm, boss, accounts, deps.outboxQueue);
+  await fanOut.ensureIndex();
   let running = true;
   const fanOutLoop = (async () => {
     while (running) {
