@@ -19,7 +19,7 @@ import type { TemplateRow, TemplateService } from '../templates/template.service
 import { MessageChannel } from '../templates/template.type.js';
 import { branchStart, pathAfter, stepAt, type FlowDefinition, type FlowStep, type StepType } from './flow.definition.js';
 import type { MessageProvider } from './flow.providers.js';
-import type { RunStatus, StepStatus } from './flow.service.js';
+import type { FlowRunRow, RunStatus, StepStatus } from './flow.service.js';
 
 /** The queue of run steps: one job per stretch of a run (its start, the end of a wait, a retry). */
 export const FLOW_STEPS_QUEUE = 'flow-steps';
@@ -44,14 +44,8 @@ export interface FlowRunnerDeps {
   box: () => Promise<SecretBox>;
 }
 
-interface RunState {
-  id: string;
-  storeId: string;
-  flowId: string;
-  version: number;
-  customerId: string;
-  eventId: string;
-  status: RunStatus;
+/** A run as the runner advances it: its row, where it is, and the token that fences stale step jobs. */
+interface RunState extends Pick<FlowRunRow, 'id' | 'storeId' | 'flowId' | 'version' | 'customerId' | 'eventId' | 'status'> {
   nextPath: string | null;
   stepToken: string;
   attempt: number;
