@@ -30,6 +30,8 @@ export class DatabaseWatch {
   private timer: NodeJS.Timeout | undefined;
   private probing: Promise<void> | undefined;
   private stopped = false;
+  /** Probes failed in a row. A broken connection says "down" at once; a probe that only failed says it the second time. */
+  private failures = 0;
 
   constructor(private readonly options: DatabaseWatchOptions) {}
 
@@ -82,6 +84,7 @@ export class DatabaseWatch {
         this.client = client;
       }
       await this.client.query('select 1');
+      this.failures = 0;
       if (this.downSince !== undefined) {
         const downSince = new Date(this.downSince);
         this.options.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again: ready');
@@ -91,6 +94,9 @@ export class DatabaseWatch {
       }
     } catch (err) {
       await this.drop();
+      // One slow probe (a busy machine, a stalled event loop) is not an outage: the service keeps
+      // answering until a second probe in a row fails; a crashed server fails the next one at once.
+      if (++this.failures < 2 && this.downSince === undefined) return;
       this.markDown(err);
       if (this.stopped) return;
       if (this.options.restart) await this.options.restart();
