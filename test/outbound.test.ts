@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCallbackUrl, deliver, generateSigningSecret, signatureHeaders, type OutboundMessage } from '../platform/outbound/index.js';
+import { checkCallbackUrl, deliver, generateSigningSecret, retryDelayMs, signatureHeaders, type OutboundMessage } from '../platform/outbound/index.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const ALLOWED = ['127.0.0.1'];
@@ -161,5 +161,21 @@ describe('checkCallbackUrl', () => {
   it('the allow-list exempts only the hosts it names', async () => {
     expect(await refused('http://10.0.0.1/hook', ['127.0.0.1'])).toMatch(/https/);
     expect(await refused('https://[::1]/hook', ['127.0.0.1'])).toMatch(/loopback/);
+  });
+});
+
+describe('retryDelayMs (webhook deliveries and flow steps)', () => {
+  it('follows the schedule with at most 10 % jitter, lets Retry-After ask for longer (a day at most), and ends with the schedule', () => {
+    const schedule = [5, 60];
+    for (let i = 0; i < 50; i++) {
+      const first = retryDelayMs(schedule, 1)!;
+      expect(first).toBeGreaterThanOrEqual(5_000);
+      expect(first).toBeLessThanOrEqual(5_500);
+    }
+    expect(retryDelayMs(schedule, 2, 600_000)).toBe(600_000);
+    expect(retryDelayMs(schedule, 1, 1_000)).toBeGreaterThanOrEqual(5_000);
+    expect(retryDelayMs(schedule, 1, 30 * 86_400_000)).toBe(86_400_000);
+    expect(retryDelayMs(schedule, 3)).toBeUndefined();
+    expect(retryDelayMs(schedule, 0)).toBeUndefined();
   });
 });

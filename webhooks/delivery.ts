@@ -3,7 +3,7 @@ import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { webhookDeliveries } from '../platform/metrics.js';
-import { deliver, type OutboundResult } from '../platform/outbound/index.js';
+import { deliver, retryDelayMs, type OutboundResult } from '../platform/outbound/index.js';
 import type { SecretBox } from './secret-box.js';
 
 /** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
@@ -32,14 +32,6 @@ interface Head {
 const RUN_LENGTH = 16;
 
 export type DeliveryConfig = Pick<Config, 'webhookAllowedHosts' | 'webhookRetrySchedule' | 'webhookTimeoutMs'>;
-
-/** The pause before attempt `attempt + 1` (1-based `attempt` just failed): the schedule's entry, plus up to 10% jitter. */
-export function retryDelayMs(schedule: readonly number[], attempt: number, retryAfterMs?: number): number {
-  const base = (schedule[Math.min(attempt, schedule.length) - 1] ?? 0) * 1000;
-  const jittered = base + Math.random() * base * 0.1;
-  // Retry-After may ask for longer (never shorter); a day at most, so a bad header cannot park a lane for ever.
-  return Math.max(jittered, Math.min(retryAfterMs ?? 0, 24 * 3600 * 1000));
-}
 
 /**
  * Sends lane heads (docs/webhooks.md). A worker leases due lanes (`lease_until`), sends each
@@ -268,7 +260,7 @@ export class Deliverer {
       webhookDeliveries.inc({ outcome: status });
       // What becomes of the lane after this message: its next one (finished), a retry after a pause, or waiting for a PUT (gone).
       const next = succeeded || last ? 'next' : gone ? 'gone' : 'retry';
-      const delayMs = next === 'retry' ? retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs) : 0;
+      const delayMs = next === 'retry' ? (retryDelayMs(this.config.webhookRetrySchedule, head.attempts, result.retryAfterMs) ?? 0) : 0;
       return { head, result, status, next, delayMs, error: succeeded ? null : (result.error ?? `HTTP ${result.status}`) };
     });
     // Each run's last message decides its lane (the ones before it succeeded).

@@ -25,6 +25,7 @@ export interface OutboundResult {
 }
 
 export { deliver, parseRetryAfter } from './deliver.js';
+export { retryDelayMs } from './retry.js';
 export { checkCallbackUrl } from './callback-url.js';
 export { signatureHeaders, generateSigningSecret } from './signature.js';
 export { forbiddenAddressKind } from './address-guard.js';

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../../platform/config.js';
+import { parseRetryAfter } from '../../../platform/outbound/index.js';
 import { MessageChannel } from '../templates/template.type.js';
 
 /** A rendered message to one address. */
@@ -68,8 +69,8 @@ class SmsWebhookProvider implements MessageProvider {
       });
       const text = (await res.text().catch(() => '')).slice(0, 200);
       if (res.ok) return { ok: true, status: 'SENT' };
-      const retryAfter = Number(res.headers.get('retry-after'));
-      return { ok: false, error: `SMS gateway answered HTTP ${res.status}${text ? `: ${text}` : ''}`, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after') ?? undefined);
+      return { ok: false, error: `SMS gateway answered HTTP ${res.status}${text ? `: ${text}` : ''}`, ...(retryAfterMs ? { retryAfterMs } : {}) };
     } catch (err) {
       return { ok: false, error: `SMS gateway: ${err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? err.message : String(err)}` };
     }

@@ -6,7 +6,7 @@ import { newId } from '../../../platform/ids.js';
 import { flowSteps } from '../../../platform/metrics.js';
 import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
-import { deliver } from '../../../platform/outbound/index.js';
+import { deliver, retryDelayMs } from '../../../platform/outbound/index.js';
 import type { PgBoss } from '../../../platform/queue.js';
 import type { SecretBox } from '../../../webhooks/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
@@ -260,15 +260,9 @@ export class FlowRunner {
     }
   }
 
-  /** The delay before attempt `attempt + 1` after a failure, or undefined when the schedule is spent. */
-  private retryDelayMs(attempt: number, retryAfterMs?: number): number | undefined {
-    const schedule = this.deps.config.webhookRetrySchedule;
-    if (attempt >= schedule.length) return undefined;
-    return Math.max(schedule[attempt]! * 1000, retryAfterMs ?? 0);
-  }
-
   private retryOrFail(path: string, type: StepType, attempt: number, error: string, retryAfterMs?: number): Outcome {
-    const delay = this.retryDelayMs(attempt, retryAfterMs);
+    // `attempt` is 0-based: attempt + 1 attempts have failed.
+    const delay = retryDelayMs(this.deps.config.webhookRetrySchedule, attempt + 1, retryAfterMs);
     if (delay === undefined) return { kind: 'fail', record: { path, type, status: 'FAILED', detail: attempt ? `${error} (after ${attempt + 1} attempts)` : error } };
     const resumeAt = new Date(Date.now() + delay);
     return { kind: 'wait', resumeAt, attempt: attempt + 1, record: { path, type, status: 'WAITING', detail: `attempt ${attempt + 1} failed: ${error}; retrying at ${resumeAt.toISOString()}` } };
