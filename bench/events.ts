@@ -182,19 +182,18 @@ interface Counts {
   backlog: number;
 }
 
+/** One small pool per database for the progress reads (they poll every 100 ms). */
+const progressPools = new Map<string, pg.Pool>();
+
 async function counts(databaseUrl: string): Promise<Counts> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<Counts>(
-      `select (select count(*)::int from events.custom_event) as events,
-              (select count(*)::int from pgboss.job where name = $1 and state in ('created', 'retry', 'active')) as backlog`,
-      [CUSTOM_EVENTS_QUEUE],
-    );
-    return rows[0]!;
-  } finally {
-    await client.end();
-  }
+  let pool = progressPools.get(databaseUrl);
+  if (!pool) progressPools.set(databaseUrl, (pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })));
+  const { rows } = await pool.query<Counts>(
+    `select (select count(*)::int from events.custom_event) as events,
+            (select count(*)::int from pgboss.job where name = $1 and state in ('created', 'retry', 'active')) as backlog`,
+    [CUSTOM_EVENTS_QUEUE],
+  );
+  return rows[0]!;
 }
 
 async function drained(databaseUrl: string): Promise<Counts> {
@@ -343,6 +342,7 @@ async function main(): Promise<void> {
     throw err;
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const pool of progressPools.values()) await pool.end().catch(() => undefined);
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
