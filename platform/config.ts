@@ -29,8 +29,9 @@ export interface Config {
   eventsRateLimitPerSecond: number;
   /** Event creation answers 503 while more accepted events than this wait for processing (0: never). */
   eventsMaxBacklog: number;
-  /** Jobs a custom-event worker takes per fetch (one transaction each), and how many batches it runs at once. */
+  /** Jobs a custom-event worker applies per transaction. */
   eventsBatchSize: number;
+  /** Event transactions in flight per worker process, in acceptance order (custom-event.job.ts). */
   eventsWorkerConcurrency: number;
   compatRateLimitPerMinute: number;
   apiRateLimitPerMinute: number;
@@ -122,7 +123,7 @@ export function loadConfig(env: Env = environment()): Config {
     eventsRateLimitPerSecond: int(env, 'EVENTS_RATE_LIMIT_PER_SECOND', 100, 1),
     eventsMaxBacklog: int(env, 'EVENTS_MAX_BACKLOG', 200_000, 0),
     eventsBatchSize: int(env, 'EVENTS_BATCH_SIZE', 250, 1),
-    eventsWorkerConcurrency: int(env, 'EVENTS_WORKER_CONCURRENCY', 1, 1),
+    eventsWorkerConcurrency: int(env, 'EVENTS_WORKER_CONCURRENCY', 2, 1),
     compatRateLimitPerMinute: int(env, 'COMPAT_RATE_LIMIT_PER_MINUTE', 300, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),

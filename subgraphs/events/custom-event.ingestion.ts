@@ -16,6 +16,11 @@ export interface CustomEventJob {
   /** When the request was accepted: the default event timestamp. */
   receivedAt: string;
   event: ValidEvent;
+  /**
+   * Its place in the insert that queued it. Jobs inserted together share their `created_on`, and
+   * pg-boss hands a batch out in no particular order, so processing sorts on both (acceptance order).
+   */
+  position?: number;
 }
 
 export interface Admission {
@@ -104,7 +109,7 @@ export class EventIngestion {
       const decisions = await this.count(batch);
       const jobs = batch.flatMap((s, i) => (decisions[i]!.allowed ? s.jobs : []));
       // One multi-row insert: atomic on its own, and durable once it returns.
-      if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((data) => ({ data })));
+      if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((job, position) => ({ data: { ...job, position } })));
       customEventsAccepted.inc(jobs.length);
       customEventsRejected.inc(decisions.filter((d) => !d.allowed).length);
       batch.forEach((s, i) => s.resolve({ queued: decisions[i]!.allowed, decision: decisions[i]! }));

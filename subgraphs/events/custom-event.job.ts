@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
-import { CUSTOM_EVENTS_QUEUE } from './custom-event.ingestion.js';
+import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
 /**
@@ -29,6 +29,8 @@ export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
 interface BatchJob {
   id: string;
   data: unknown;
+  /** With the queue's metadata: when its insert ran. */
+  createdOn?: Date;
   /** With the queue's metadata: a failure on the last allowed attempt dead-letters the job. */
   retryCount?: number;
   retryLimit?: number;
@@ -45,36 +47,76 @@ function countOutcomes(jobs: BatchJob[], results: JobResult[]): JobResult[] {
   return results;
 }
 
+/** Acceptance order: pg-boss returns a fetched batch in no particular order. */
+function acceptanceOrder(a: BatchJob, b: BatchJob): number {
+  const time = (a.createdOn?.getTime() ?? 0) - (b.createdOn?.getTime() ?? 0);
+  const position = (job: BatchJob) => (job.data as Partial<CustomEventJob> | null)?.position ?? 0;
+  return time || position(a) - position(b);
+}
+
 /**
- * One transaction for the whole batch (one commit for up to EVENTS_BATCH_SIZE events). When
- * it fails (one bad event, or a race with another worker), each job is
- * settled on its own so one event cannot hold its batch-mates back.
+ * Applies a fetched batch as transactions of at most `lanes.batchSize` jobs, up to
+ * `lanes.concurrency` of them in flight, without giving up event order: transaction k+1 starts
+ * once transaction k holds its ordering locks (its uniqueId claims and its customers' rows,
+ * `onOrdered`), so where two of them touch the same customer or uniqueId the later one waits for
+ * the earlier to commit, as if they ran one after the other; the rest of their work (event rows,
+ * outbox, commit) overlaps. Each transaction also takes its jobs off the queue
+ * (`settleInTransaction`). When one fails (one bad event, or a race with another worker), its
+ * jobs are applied one by one so one event cannot hold its batch-mates back; a job that fails
+ * alone is left to pg-boss to retry or dead-letter.
  */
-export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger): Promise<JobResult[]> {
-  try {
-    await service.inTransaction((em, learned) => service.processBatch(em, jobs.map((job) => job.data), learned));
-    return countOutcomes(jobs, jobs.map((job) => ({ id: job.id, status: 'completed' })));
-  } catch (err) {
-    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'custom event batch failed; processing its jobs one by one');
+export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger, lanes: WorkerLanes = { batchSize: jobs.length, concurrency: 1 }): Promise<JobResult[]> {
+  const apply = (batch: BatchJob[], onOrdered?: () => void) =>
+    service.inTransaction(async (em, learned) => {
+      await service.processBatch(em, batch.map((job) => job.data), learned, onOrdered);
+      await service.settle(em, CUSTOM_EVENTS_QUEUE, batch);
+    });
+
+  const ordered = [...jobs].sort(acceptanceOrder);
+  const chunks: BatchJob[][] = [];
+  for (let i = 0; i < ordered.length; i += lanes.batchSize) chunks.push(ordered.slice(i, i + lanes.batchSize));
+  let previous: Promise<void> = Promise.resolve();
+  const failed: BatchJob[][] = [];
+  const inFlight: Promise<void>[] = [];
+  for (const chunk of chunks) {
+    const after = previous;
+    let release!: () => void;
+    previous = new Promise((resolve) => (release = resolve));
+    inFlight.push(
+      (async () => {
+        await after;
+        try {
+          await apply(chunk, release);
+        } catch (err) {
+          if (chunk.length > 1) logger.warn({ err, jobs: chunk.length }, 'custom event batch failed; processing its jobs one by one');
+          failed.push(chunk);
+        } finally {
+          release();
+        }
+      })(),
+    );
+    // At most `concurrency` transactions open at once.
+    if (inFlight.length >= lanes.concurrency) await inFlight[inFlight.length - lanes.concurrency];
   }
-  const results: JobResult[] = [];
-  for (const job of jobs) {
+  await Promise.all(inFlight);
+
+  const results = new Map<string, JobResult>();
+  for (const job of failed.flat()) {
     try {
-      await service.inTransaction((em, learned) => service.processBatch(em, [job.data], learned));
-      results.push({ id: job.id, status: 'completed' });
+      await apply([job]);
     } catch (err) {
       logger.error({ err, jobId: job.id }, 'custom event processing failed');
       const message = err instanceof Error ? err.message : String(err);
-      results.push({ id: job.id, status: err instanceof UnprocessableJobError ? 'deadletter' : 'failed', output: { message } });
+      results.set(job.id, { id: job.id, status: err instanceof UnprocessableJobError ? 'deadletter' : 'failed', output: { message } });
     }
   }
-  return countOutcomes(jobs, results);
+  return countOutcomes(jobs, jobs.map((job) => results.get(job.id) ?? { id: job.id, status: 'completed' }));
 }
 
 export interface WorkerLanes {
-  /** Jobs per fetch, applied in one transaction: a fetch takes what is there, so batches grow with the backlog. */
+  /** Jobs applied per transaction: a fetch takes what is there, so transactions grow with the backlog. */
   batchSize: number;
-  /** Batches in flight at once in this process. */
+  /** Transactions in flight at once in this process, in order (see processCustomEventBatch); a fetch takes batchSize x concurrency jobs. */
   concurrency: number;
 }
 
@@ -82,7 +124,7 @@ export async function startCustomEventWorkers(boss: PgBoss, service: CustomEvent
   // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
   await boss.work(
     CUSTOM_EVENTS_QUEUE,
-    { batchSize: lanes.batchSize, perJobResults: true, includeMetadata: true, localConcurrency: lanes.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    (jobs) => processCustomEventBatch(service, jobs, logger),
+    { batchSize: lanes.batchSize * lanes.concurrency, perJobResults: true, includeMetadata: true, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    (jobs) => processCustomEventBatch(service, jobs, logger, lanes),
   );
 }

@@ -1,6 +1,7 @@
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { publish } from '../../platform/outbox.js';
+import { publish, settleInTransaction, type ClaimedJob } from '../../platform/outbox.js';
 import { CustomEventCreated } from './custom-event.events.js';
+import { enqueueFlowTriggers } from './flows/flow.triggers.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
@@ -105,15 +106,23 @@ export class CustomEventService {
     return result;
   }
 
+  /** Takes processed jobs off their queue in the transaction that applied them. */
+  settle(em: EntityManager, queue: string, jobs: readonly ClaimedJob[]): Promise<void> {
+    return settleInTransaction(this.boss, em, queue, jobs);
+  }
+
   /**
    * Applies a batch of jobs' events, in order, inside the caller's transaction
    * (`inTransaction`). Set-based where order does not matter: one query finds
    * events already applied (a retried job), one insert claims the uniqueIds,
    * one inserts the events, one the catalogue entries, one per subscribed
-   * queue the outbox events. Customers are resolved event by event, since a
-   * later event of the batch may patch what an earlier one created.
+   * queue the outbox events, one the flows' trigger jobs when a flow wants
+   * them. Customers are resolved event by event, since a later event of the
+   * batch may patch what an earlier one created. `onOrdered` is called once
+   * the transaction holds the locks that order it after earlier transactions
+   * (its uniqueId claims and its customers' rows).
    */
-  async processBatch(em: EntityManager, jobs: unknown[], learned: string[]): Promise<ProcessOutcome[]> {
+  async processBatch(em: EntityManager, jobs: unknown[], learned: string[], onOrdered?: () => void): Promise<ProcessOutcome[]> {
     jobs.forEach(assertJob);
     const batch = jobs as CustomEventJob[];
     const outcomes = new Map<string, ProcessOutcome>();
@@ -138,10 +147,15 @@ export class CustomEventService {
       for (const j of keyed) if (!claimed.has(j.eventId)) outcomes.set(j.eventId, 'duplicate');
     }
     const toStore = pending.filter((j) => !outcomes.has(j.eventId));
-    if (!toStore.length) return batch.map((j) => outcomes.get(j.eventId)!);
+    if (!toStore.length) {
+      onOrdered?.();
+      return batch.map((j) => outcomes.get(j.eventId)!);
+    }
 
     const customers = new Map<string, CustomerRow>();
     const resolved = await this.resolveCustomers(em, toStore);
+    // This transaction now holds every lock that orders it after earlier ones (uniqueIds, customers).
+    onOrdered?.();
     toStore.forEach((job, i) => customers.set(job.eventId, resolved[i]!));
     const rows = toStore.map((job) => ({ job, stored: applyDataRules(job.event.data) }));
     const inserted = await sql<CustomEventRow>(
@@ -191,7 +205,7 @@ export class CustomEventService {
     }
 
     const byId = new Map(inserted.map((r) => [r.id, r]));
-    await publish(
+    const published = await publish(
       this.boss,
       em,
       CustomEventCreated,
@@ -201,6 +215,7 @@ export class CustomEventService {
         data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
       })),
     );
+    await enqueueFlowTriggers(this.boss, em, published);
     for (const job of toStore) outcomes.set(job.eventId, 'stored');
     return batch.map((j) => outcomes.get(j.eventId)!);
   }

@@ -45,7 +45,7 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from inventory.location), (select count(*) from inventory.product), (select max(updated_at) from inventory.product),
   (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
   (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
-  (select count(*) from events.segment), (select count(*) from pgboss.job where name = 'custom-events'),
+  (select count(*) from events.segment), (select count(*) from pgboss.job where name = 'custom-events'), (select count(*) from events.custom_event),
   (select count(*) from webhooks.subscription), (select max(updated_at) from webhooks.subscription)
 )::text as print`;
 

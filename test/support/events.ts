@@ -21,6 +21,20 @@ export async function drained(databaseUrl: string): Promise<void> {
   }, 'the custom event queue to drain');
 }
 
+/**
+ * A store's accepted events: still queued, or stored. One statement, so one snapshot: a job leaves
+ * its queue in the transaction that stores its event, so each accepted event counts exactly once.
+ */
+export async function acceptedEvents(databaseUrl: string, storeId: string): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    databaseUrl,
+    `select (select count(*) from pgboss.job where name = 'custom-events' and data->>'storeId' = $1)::int
+          + (select count(*) from events.custom_event where store_id = $1)::int as n`,
+    [storeId],
+  );
+  return row!.n;
+}
+
 export async function storedEvents(databaseUrl: string, storeId: string) {
   return query<{ id: string; customer_id: string; event_name: string; data: Record<string, unknown>; extra: unknown; unique_id: string | null; event_timestamp: Date }>(
     databaseUrl,

@@ -7,13 +7,16 @@ import type { Orm } from '../../../platform/db/orm.js';
 import type { PgBoss } from '../../../platform/queue.js';
 import { CustomEventCreated, type CustomEventCreatedData } from '../custom-event.events.js';
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
+import { FLOW_TRIGGERS_QUEUE } from './flow.triggers.js';
 
-/** The flows' own subscription to processed custom events (pg-boss pub/sub): runs start from it. */
-export const FLOW_TRIGGERS_QUEUE = 'flow-triggers';
+export { FLOW_TRIGGERS_QUEUE };
 
 export async function createFlowQueues(boss: PgBoss): Promise<void> {
+  // Fed by event processing (flow.triggers.ts), not by a subscription: a database from before that
+  // change has the queue subscribed to every processed event, which would queue each event twice.
+  await boss.unsubscribe(CustomEventCreated.type, FLOW_TRIGGERS_QUEUE);
   // notify: a worker wakes when a job is inserted instead of at its next poll (each stage of a run would add half a poll).
-  await subscribeQueue(boss, FLOW_TRIGGERS_QUEUE, [CustomEventCreated], {
+  await subscribeQueue(boss, FLOW_TRIGGERS_QUEUE, [], {
     notify: true,
     retryLimit: 10,
     retryDelay: 2,

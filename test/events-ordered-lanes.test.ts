@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
+import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
+import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
+import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { accept, customersOf, drained, storedEvents } from './support/events.js';
+
+/**
+ * Several transactions in flight per worker (EVENTS_WORKER_CONCURRENCY) must not reorder what
+ * order decides: a customer's fields end as the last event set them, and of two events with one
+ * uniqueId the earlier is kept. Small transactions (EVENTS_BATCH_SIZE 3) and many lanes make
+ * every transaction touch the customers the ones before it hold.
+ */
+describe('custom event processing with several transactions in flight', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  beforeAll(async () => {
+    app = await startTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000' });
+    account = await app.createAccount('Ordered lanes');
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('applies a backlog in the order it was accepted: last field values win, the first uniqueId wins', async () => {
+    const { boss, deps } = app.service.runtime;
+    await boss.offWork(CUSTOM_EVENTS_QUEUE);
+    const customers = ['a', 'b', 'c'];
+    const n = 60;
+    // One request at a time, so the jobs' creation order is the acceptance order.
+    for (let k = 0; k < n; k++) {
+      await accept(app, account, {
+        eventName: 'Step',
+        uniqueId: `u${Math.floor(k / 2)}`,
+        customer: { email: `${customers[k % 3]}@example.com`, firstName: `name ${k}`, customFields: { step: k } },
+        // k + 1: a top-level 0 in data is dropped.
+        data: { k: k + 1 },
+      });
+    }
+    const { config } = app;
+    await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+    await drained(app.databaseUrl);
+
+    const profiles = await customersOf(app.databaseUrl, account.storeId);
+    expect(profiles).toHaveLength(3);
+    for (const [i, name] of customers.entries()) {
+      // The customer's last event that was kept (odd k are dropped duplicates).
+      const last = Math.max(...Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === i && k % 2 === 0));
+      expect(profiles.find((p) => p.email === `${name}@example.com`)).toMatchObject({ first_name: `name ${last}`, custom_fields: { step: last } });
+    }
+    // Of each pair sharing a uniqueId, the first accepted (even k) was kept.
+    const stored = await storedEvents(app.databaseUrl, account.storeId);
+    expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: n / 2 }, (_, i) => 2 * i));
+  });
+});
