@@ -17,6 +17,22 @@ interface Profile extends CustomerRow {
 
 const COLUMNS = `${customerColumns('c')}, c.custom_field_dates as "customFieldDates"`;
 
+/**
+ * Every customer an event could match, locked in id order ($1..$4: store ids, and the events'
+ * ids, lower-cased emails and phones). One index lookup per identifier (primary key, the email
+ * and phone unique indexes), forced by the lateral union: a single join on "id or email or phone"
+ * could use none of them and read every customer of the stores involved, per batch.
+ */
+export const MATCHING_CUSTOMERS = `select ${COLUMNS} from customer c
+  where c.id = any(array(
+    select x.id from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as k(store_id, id, email, phone),
+      lateral (select m.id from customer m where m.id = k.id and m.store_id = k.store_id
+               union all
+               select m.id from customer m where m.store_id = k.store_id and lower(m.email) = k.email and m.email is not null
+               union all
+               select m.id from customer m where m.store_id = k.store_id and m.phone_number = k.phone and m.phone_number is not null) as x))
+  order by c.id for update of c`;
+
 const emailKey = (storeId: string, email: string) => `${storeId}\u0000${email.toLowerCase()}`;
 const phoneKey = (storeId: string, phone: string) => `${storeId}\u0000${phone}`;
 
@@ -35,10 +51,7 @@ const phoneKey = (storeId: string, phone: string) => `${storeId}\u0000${phone}`;
 export async function resolveCustomers(em: EntityManager, events: { storeId: string; customer: EventCustomer }[], now: Date): Promise<CustomerRow[]> {
   const found = await sql<Profile>(
     em,
-    `select ${COLUMNS} from customer c
-       join unnest($1::text[], $2::text[], $3::text[], $4::text[]) as k(store_id, id, email, phone)
-         on c.store_id = k.store_id and (c.id = k.id or lower(c.email) = k.email or c.phone_number = k.phone)
-      order by c.id for update of c`,
+    MATCHING_CUSTOMERS,
     [
       events.map((e) => e.storeId),
       events.map((e) => e.customer.id ?? null),
