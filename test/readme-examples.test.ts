@@ -72,7 +72,7 @@ describe('README examples', () => {
       'curl() { if [[ " $* " == *" -i "* ]]; then command curl "$@" && echo; else command curl --fail-with-body "$@" && echo; fi; }',
     ].join('\n');
     const out = await run('bash', ['-c', `${prelude}\n${script}`], { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined, LOG_LEVEL: 'warn' });
-    expect(out.code, `${out.stderr}\n--- stdout ---\n${out.stdout.slice(-3000)}`).toBe(0);
+    expect(out.code, `${out.stderr}\n--- stdout ---\n${out.stdout.slice(-3000)}\n--- service log ---\n${service.output().slice(-4000)}`).toBe(0);
     // GraphQL reports errors in a 200 body (Loop's refusals are {"errors":{...}}, an object: expected there).
     expect(out.stdout).not.toContain('"errors":[');
     expect(out.stdout).toContain('HTTP/1.1 401');
