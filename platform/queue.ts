@@ -23,7 +23,30 @@ export async function startQueue(url: string, logger: Logger, options: { supervi
   });
   boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
   await boss.start();
+  await vacuumJobTablesEarly(boss);
   return boss;
+}
+
+/** Autovacuum per job table: after a fixed number of dead rows, at full speed (see below). */
+const JOB_TABLE_VACUUM = ['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=20000', 'autovacuum_vacuum_cost_delay=0'];
+
+/**
+ * Every job fetched, completed or deleted leaves a dead entry in the job table's fetch index, and
+ * a fetch that plans a bitmap scan visits each of them in the heap until a vacuum removes them: at
+ * thousands of jobs a second, with autovacuum's default trigger (20 % of the table dead), the
+ * custom-event drain slowed from about 4,000 to 2,300 events/s within four backlogs. So the job
+ * tables are vacuumed after a fixed 20,000 dead rows, unthrottled. pg-boss owns the tables; storage
+ * parameters are not part of its schema, so it leaves them alone. Checked first, so a restart takes
+ * no lock when they are set.
+ */
+async function vacuumJobTablesEarly(boss: PgBoss): Promise<void> {
+  const db = boss.getDb();
+  const { rows } = (await db.executeSql(
+    `select c.oid::regclass::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = '${QUEUE_SCHEMA}.job'::regclass and not (coalesce(c.reloptions, '{}') @> $1::text[])`,
+    [JOB_TABLE_VACUUM],
+  )) as { rows: { name: string }[] };
+  for (const { name } of rows) await db.executeSql(`alter table ${name} set (${JOB_TABLE_VACUUM.join(', ')})`);
 }
 
 /**

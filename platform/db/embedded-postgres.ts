@@ -282,6 +282,9 @@ async function stopPid(pid: number, logger: Logger): Promise<void> {
 /** Starts `postgres` on `port` and resolves once it accepts connections (after WAL recovery when it crashed). */
 async function spawnServer(postgres: string, clusterDir: string, port: number, user: OsUser, durable: boolean): Promise<ChildProcess> {
   const flags = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  // The job table churns thousands of rows a second under load; autovacuum's default one-minute
+  // round lets dead entries pile up in its fetch index between vacuums (see platform/queue.ts).
+  flags.push('-c', 'autovacuum_naptime=5s');
   if (!durable) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const child: ChildProcess = spawn(postgres, flags, {
     // Own process group: a Ctrl-C to the terminal reaches the service, which stops the database after draining.
