@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
 import { accept, customersOf, drained } from './support/events.js';
 import {
   FLOWS_GQL,
@@ -291,5 +292,29 @@ describe('flows', () => {
     const second = runs.find((r) => r.customer?.email === 'v2@example.com')!;
     expect(second.version).toBe(2);
     expect(smtp.mails.find((m) => m.to.includes('v2@example.com'))!.subject).toBe('Version B');
+  });
+  it('processing queues trigger jobs only for the events an active flow is triggered by', async () => {
+    const account = await app.createAccount('Trigger jobs');
+    const triggerJobs = async () =>
+      (
+        await query<{ name: string }>(app.databaseUrl, `select data->'data'->'event'->>'eventName' as name from pgboss.job where name = 'flow-triggers' and data->>'storeId' = $1`, [
+          account.storeId,
+        ])
+      ).map((r) => r.name);
+    await accept(app, account, { eventName: 'Wanted', customer: { email: 'none-yet@example.com' } });
+    await drained(app.databaseUrl);
+    expect(await triggerJobs()).toEqual([]);
+
+    const flow = await createFlow(app, account, { name: 'Wanted', trigger: { eventName: 'Wanted' }, steps: [{ wait: { seconds: 1 } }] });
+    await accept(app, account, { eventName: 'Wanted', customer: { email: 'wanted@example.com' } });
+    await accept(app, account, { eventName: 'Unwanted', customer: { email: 'wanted@example.com' } });
+    await drained(app.databaseUrl);
+    expect(await triggerJobs()).toEqual(['Wanted']);
+    await runsWhen(app, account, flow.id, (r) => r.length === 1, 'the run');
+
+    await gqlOk(app, FLOWS_GQL.setFlowStatus, { id: flow.id, st: 'PAUSED' }, account.apiSecret);
+    await accept(app, account, { eventName: 'Wanted', customer: { email: 'paused@example.com' } });
+    await drained(app.databaseUrl);
+    expect(await triggerJobs()).toEqual(['Wanted']);
   });
 });

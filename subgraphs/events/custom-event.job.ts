@@ -65,7 +65,7 @@ function acceptanceOrder(a: BatchJob, b: BatchJob): number {
  * jobs are applied one by one so one event cannot hold its batch-mates back; a job that fails
  * alone is left to pg-boss to retry or dead-letter.
  */
-export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger, lanes: WorkerLanes = { batchSize: jobs.length, concurrency: 1 }): Promise<JobResult[]> {
+export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger, lanes: WorkerLanes = { batchSize: Math.max(1, jobs.length), concurrency: 1 }): Promise<JobResult[]> {
   const apply = (batch: BatchJob[], onOrdered?: () => void) =>
     service.inTransaction(async (em, learned) => {
       await service.processBatch(em, batch.map((job) => job.data), learned, onOrdered);
@@ -101,7 +101,7 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
   await Promise.all(inFlight);
 
   const results = new Map<string, JobResult>();
-  for (const job of failed.flat()) {
+  for (const job of failed.flat().sort(acceptanceOrder)) {
     try {
       await apply([job]);
     } catch (err) {

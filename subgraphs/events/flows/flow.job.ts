@@ -9,8 +9,6 @@ import { CustomEventCreated, type CustomEventCreatedData } from '../custom-event
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
 import { FLOW_TRIGGERS_QUEUE } from './flow.triggers.js';
 
-export { FLOW_TRIGGERS_QUEUE };
-
 export async function createFlowQueues(boss: PgBoss): Promise<void> {
   // Fed by event processing (flow.triggers.ts), not by a subscription: a database from before that
   // change has the queue subscribed to every processed event, which would queue each event twice.
