@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
+import { deadLetterQueue } from '../platform/dead-letters.js';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { query } from './support/database.js';
 import { accept, customersOf, drained, storedEvents } from './support/events.js';
 
 /**
@@ -51,5 +53,31 @@ describe('custom event processing with several transactions in flight', () => {
     // Of each pair sharing a uniqueId, the first accepted (even k) was kept.
     const stored = await storedEvents(app.databaseUrl, account.storeId);
     expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: n / 2 }, (_, i) => 2 * i));
+  });
+  it('a transaction that fails does not hold the others: its jobs are applied one by one, the bad one left to retry', async () => {
+    const { boss, deps } = app.service.runtime;
+    const other = await app.createAccount('Ordered lanes, one bad event');
+    await query(
+      app.databaseUrl,
+      `create function events.refuse_lane_poison() returns trigger language plpgsql as $$ begin raise exception 'poisoned event'; end $$;
+       create trigger refuse_lane_poison before insert on events.custom_event for each row when (new.event_name = 'Poison') execute function events.refuse_lane_poison();`,
+    );
+    try {
+      await boss.offWork(CUSTOM_EVENTS_QUEUE);
+      // No retries: the bad job goes to the dead letters at its first failure.
+      await boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 0 });
+      for (let k = 0; k < 30; k++) {
+        await accept(app, other, { eventName: k === 10 ? 'Poison' : 'Step', customer: { email: `${['a', 'b', 'c'][k % 3]}@example.com` }, data: { k: k + 1 } });
+      }
+      const { config } = app;
+      await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+      await drained(app.databaseUrl);
+      const stored = await storedEvents(app.databaseUrl, other.storeId);
+      expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, k) => k).filter((k) => k !== 10));
+      const dead = await boss.findJobs<{ storeId: string; event: { eventName: string } }>(deadLetterQueue(CUSTOM_EVENTS_QUEUE), { queued: true });
+      expect(dead.filter((j) => j.data.storeId === other.storeId).map((j) => j.data.event.eventName)).toEqual(['Poison']);
+    } finally {
+      await query(app.databaseUrl, 'drop trigger refuse_lane_poison on events.custom_event; drop function events.refuse_lane_poison()');
+    }
   });
 });
