@@ -2,7 +2,7 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { canSeeStore, type Principal } from '../platform/auth.js';
 import type { Config } from '../platform/config.js';
 import { keysetPage, Conditions } from '../platform/db/keyset.js';
-import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
+import { retryOnDeadlock, sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { invalid, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueueInTransaction } from '../platform/outbox.js';
@@ -131,7 +131,8 @@ export class WebhookSubscriptions {
     const input = body.webhook;
     await this.checkCallback(input.callback, '/webhook/callback/url');
     const token = input.callback.auth?.bearer.token ?? null;
-    await this.em().transactional(async (em) => {
+    // Locks the subscription, then its lanes when re-enabling: the same cycle as delete's is possible.
+    await retryOnDeadlock(() => this.em().transactional(async (em) => {
       const row = await this.visible(principal, id, em, true);
       if (input.externalId) {
         const [taken] = await sql(em, 'select 1 from subscription where store_id = $1 and external_id = $2 and id <> $3', [row.store_id, input.externalId, id]);
@@ -145,13 +146,15 @@ export class WebhookSubscriptions {
       );
       // Waiting lanes are due at once rather than at their last back-off.
       if (row.disabled_at) await sql(em, 'update lane set ready_at = now() where subscription_id = $1 and ready_at is not null', [id]);
-    });
+    }));
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.visible(principal, id);
-    // Its messages, lanes and log go with it (foreign keys cascade).
-    await sql(this.em(), 'delete from subscription where id = $1', [id]);
+    // Its messages, lanes and log go with it (foreign keys cascade). The cascade locks lanes after the
+    // subscription, while a deliverer's claim locks its lanes and then references the subscription (an
+    // attempt row): the two can deadlock, and PostgreSQL then aborts one of them.
+    await retryOnDeadlock(() => sql(this.em(), 'delete from subscription where id = $1', [id]));
   }
 
   /** Queues a replay of the subscription's events since `start` (202): new messages, in their original order, after what is owed now. */
