@@ -115,6 +115,26 @@ describe('custom event processing', () => {
     });
   });
 
+  it('moves updatedAt when an event changes the profile, and writes nothing when it repeats what is stored', async () => {
+    const account = await app.createAccount('Unchanged');
+    const profile = { email: 'same@example.com', firstName: 'Sam', location: { city: 'Oslo' }, customFields: { tier: 'gold' } };
+    await accept(app, account, { eventName: 'A', customer: profile });
+    await drained(app.databaseUrl);
+    const row = async () => (await query<{ updated_at: Date; xmin: string }>(app.databaseUrl, 'select updated_at, xmin::text from events.customer where store_id = $1', [account.storeId]))[0]!;
+    const first = await row();
+
+    await accept(app, account, { eventName: 'B', customer: { ...profile, email: 'SAME@example.com' } });
+    await drained(app.databaseUrl);
+    // Not rewritten: same row version, same updatedAt.
+    expect(await row()).toEqual(first);
+
+    await accept(app, account, { eventName: 'C', customer: { email: 'same@example.com', customFields: { tier: 'silver' } } });
+    await drained(app.databaseUrl);
+    const changed = await row();
+    expect(changed.updated_at.getTime()).toBeGreaterThan(first.updated_at.getTime());
+    expect((await customersOf(app.databaseUrl, account.storeId))[0]).toMatchObject({ first_name: 'Sam', custom_fields: { tier: 'silver' } });
+  });
+
   it('applies the data rules: 0, null and "" dropped at the top level, $extra verbatim, objects kept, dates typed', async () => {
     const account = await app.createAccount('Data');
     await accept(app, account, {

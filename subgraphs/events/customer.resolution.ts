@@ -36,6 +36,46 @@ export const MATCHING_CUSTOMERS = `select ${COLUMNS} from customer c
 const emailKey = (storeId: string, email: string) => `${storeId}\u0000${email.toLowerCase()}`;
 const phoneKey = (storeId: string, phone: string) => `${storeId}\u0000${phone}`;
 
+/** Whether any given key holds another value than the stored one. */
+const differs = (stored: Record<string, unknown> | null, given: Record<string, unknown>) => Object.entries(given).some(([key, value]) => stored?.[key] !== value);
+
+/**
+ * Applies an event's customer fields to a profile (patch semantics: omitted fields stay, given ones
+ * replace, an identifier is added when the profile lacks it and no other customer holds it).
+ * Returns whether anything changed.
+ */
+function patch(profile: Profile, given: EventCustomer, emailOwner: Profile | undefined, phoneOwner: Profile | undefined): boolean {
+  let changed = false;
+  if (given.email && !profile.email && !emailOwner) {
+    profile.email = given.email;
+    changed = true;
+  }
+  if (given.phoneNumber && !profile.phoneNumber && !phoneOwner) {
+    profile.phoneNumber = given.phoneNumber;
+    changed = true;
+  }
+  if (given.firstName !== undefined && given.firstName !== profile.firstName) {
+    profile.firstName = given.firstName;
+    changed = true;
+  }
+  if (given.lastName !== undefined && given.lastName !== profile.lastName) {
+    profile.lastName = given.lastName;
+    changed = true;
+  }
+  if (given.location && differs(profile.location, given.location)) {
+    profile.location = { ...(profile.location ?? {}), ...given.location };
+    changed = true;
+  }
+  if (given.customFields && differs(profile.customFields, given.customFields)) {
+    const dates = { ...(profile.customFieldDates ?? {}) };
+    for (const key of Object.keys(given.customFields)) delete dates[key];
+    profile.customFields = { ...(profile.customFields ?? {}), ...given.customFields };
+    profile.customFieldDates = { ...dates, ...customFieldDates(given.customFields) };
+    changed = true;
+  }
+  return changed;
+}
+
 /**
  * Identity resolution for a batch of events, in event order: id, then email
  * (case-insensitive), then phone; an unknown id falls back to the others; no
@@ -92,21 +132,12 @@ export async function resolveCustomers(em: EntityManager, events: { storeId: str
         updatedAt: now,
       };
       created.add(profile.id);
-    } else {
-      changed.add(profile.id);
     }
-    if (given.email && !profile.email && !emailOwner) profile.email = given.email;
-    if (given.phoneNumber && !profile.phoneNumber && !phoneOwner) profile.phoneNumber = given.phoneNumber;
-    if (given.firstName !== undefined) profile.firstName = given.firstName;
-    if (given.lastName !== undefined) profile.lastName = given.lastName;
-    if (given.location) profile.location = { ...(profile.location ?? {}), ...given.location };
-    if (given.customFields) {
-      const dates = { ...(profile.customFieldDates ?? {}) };
-      for (const key of Object.keys(given.customFields)) delete dates[key];
-      profile.customFields = { ...(profile.customFields ?? {}), ...given.customFields };
-      profile.customFieldDates = { ...dates, ...customFieldDates(given.customFields) };
+    // updatedAt moves when an event changes the profile; an event repeating what is stored writes nothing.
+    if (patch(profile, given, emailOwner, phoneOwner) || created.has(profile.id)) {
+      profile.updatedAt = now;
+      if (!created.has(profile.id)) changed.add(profile.id);
     }
-    profile.updatedAt = now;
     index(profile);
     const { customFieldDates: _dates, ...snapshot } = profile;
     snapshots.push(structuredClone(snapshot));
