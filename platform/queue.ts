@@ -23,7 +23,8 @@ export async function startQueue(url: string, logger: Logger, options: { supervi
   });
   boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
   await boss.start();
-  await vacuumJobTablesEarly(boss);
+  // A tuning, not a requirement: a database user that may not alter the tables still runs the service.
+  await vacuumJobTablesEarly(boss).catch((err: unknown) => logger.warn({ err }, 'could not set the job tables\' autovacuum settings'));
   return boss;
 }
 
