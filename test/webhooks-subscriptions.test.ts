@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { eventually } from './support/eventually.js';
 import { call, createWebhook } from './support/webhooks.js';
 
 describe('webhook subscriptions (REST)', () => {
@@ -164,6 +166,34 @@ describe('webhook subscriptions (REST)', () => {
     const bad = await call(app, acme.apiSecret, 'POST', `/v2.2/webhooks/${body.webhook.id}/replay`, { start: 'yesterday' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].pointer).toBe('/start');
+  });
+
+  it('a delete that deadlocks with a deliverer (lanes locked, then the subscription referenced) is run again: 204, not 500', async () => {
+    const created = await createWebhook(app, acme, hook());
+    const id = created.body.webhook.id as string;
+    const deliverer = new pg.Client({ connectionString: app.databaseUrl });
+    await deliverer.connect();
+    try {
+      // A claim's order: its lanes first, then (recording an attempt) a reference to the subscription.
+      await deliverer.query(`insert into webhooks.lane (subscription_id, lane) values ($1, 'sub_1')`, [id]);
+      await deliverer.query('begin');
+      await deliverer.query('select 1 from webhooks.lane where subscription_id = $1 for update', [id]);
+      const [{ pid }] = (await deliverer.query<{ pid: number }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
+      const deleting = call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${id}`);
+      // The delete holds the subscription and waits for the lane. (Found by who blocks it: under load
+      // pg_stat_activity can show a waiting backend's previous statement as its query.)
+      await eventually(async () => {
+        const { rows } = await deliverer.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
+        return rows.length ? true : undefined;
+      }, 'the delete to wait on the lane');
+      // The attempt's foreign key check: waits for the delete, which waits for this transaction.
+      await deliverer.query('select 1 from webhooks.subscription where id = $1 for key share', [id]);
+      await deliverer.query('commit');
+      expect((await deleting).status).toBe(204);
+      expect((await call(app, acme.apiSecret, 'GET', `/v2.2/webhooks/${id}`)).status).toBe(404);
+    } finally {
+      await deliverer.end();
+    }
   });
 });
 
