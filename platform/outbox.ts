@@ -61,8 +61,8 @@ export interface Publication<Data> {
   data: Data;
 }
 
-/** A pg-boss `db` that runs on the EntityManager's transaction. */
-function transactionDb(em: EntityManager) {
+/** A pg-boss `db` that runs on the EntityManager's transaction (pg-boss calls made part of it). */
+export function transactionDb(em: EntityManager) {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql(em, text, values ?? []) }) };
 }
 

@@ -1,7 +1,7 @@
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
-import type { OutboxEvent } from '../platform/outbox.js';
+import { transactionDb, type OutboxEvent } from '../platform/outbox.js';
 import { QUEUE_SCHEMA, type PgBoss } from '../platform/queue.js';
 import { payload, route } from './payloads.js';
 
@@ -159,8 +159,7 @@ export class FanOut {
       }
       await enqueueMessages(em, messages);
       // Completed (not deleted): the queue keeps what was published for a while, like any worked queue.
-      const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql(em, text, values ?? []) }) };
-      await this.boss.complete(this.queue, jobs.map((j) => j.id), null, { db, includeQueued: true });
+      await this.boss.complete(this.queue, jobs.map((j) => j.id), null, { db: transactionDb(em), includeQueued: true });
       return jobs.length;
     });
   }

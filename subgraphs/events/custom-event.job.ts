@@ -3,6 +3,7 @@ import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
+import { applyEachAlone } from '../../platform/job-batches.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
@@ -100,16 +101,11 @@ export async function processCustomEventBatch(service: CustomEventService, jobs:
   }
   await Promise.all(inFlight);
 
-  const results = new Map<string, JobResult>();
-  for (const job of failed.flat().sort(acceptanceOrder)) {
-    try {
-      await apply([job]);
-    } catch (err) {
-      logger.error({ err, jobId: job.id }, 'custom event processing failed');
-      const message = err instanceof Error ? err.message : String(err);
-      results.set(job.id, { id: job.id, status: err instanceof UnprocessableJobError ? 'deadletter' : 'failed', output: { message } });
-    }
-  }
+  const alone = await applyEachAlone(failed.flat().sort(acceptanceOrder), apply, logger, {
+    what: 'custom event processing',
+    isPermanent: (err) => err instanceof UnprocessableJobError,
+  });
+  const results = new Map(alone.map((r) => [r.id, r]));
   return countOutcomes(jobs, jobs.map((job) => results.get(job.id) ?? { id: job.id, status: 'completed' }));
 }
 

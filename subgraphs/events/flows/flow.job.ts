@@ -1,5 +1,6 @@
 import type { JobResult } from 'pg-boss';
 import { withDeadLetters } from '../../../platform/dead-letters.js';
+import { applyBatchOrEachAlone } from '../../../platform/job-batches.js';
 import type { Logger } from '../../../platform/logger.js';
 import { flowRunsStarted } from '../../../platform/metrics.js';
 import { OUTBOX_RETENTION_SECONDS, isEventOf, subscribeQueue, type OutboxEvent } from '../../../platform/outbox.js';
@@ -47,47 +48,17 @@ interface BatchJob<T> {
   data: T;
 }
 
-/** One transaction per batch of processed events; when it fails, each job on its own so one cannot hold the others back. */
-async function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEvent>[], logger: Logger): Promise<JobResult[]> {
+/** One transaction per batch of processed events (when it fails, each job alone). */
+function startRuns(orm: Orm, runner: FlowRunner, jobs: BatchJob<OutboxEvent>[], logger: Logger): Promise<JobResult[]> {
   const relevant = (job: BatchJob<OutboxEvent>) => (isEventOf(CustomEventCreated, job.data) ? [job.data as OutboxEvent<string, CustomEventCreatedData>] : []);
-  try {
-    flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, jobs.flatMap(relevant))));
-    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
-  } catch (err) {
-    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow trigger batch failed; starting its runs job by job');
-  }
-  const results: JobResult[] = [];
-  for (const job of jobs) {
-    try {
-      flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, relevant(job))));
-      results.push({ id: job.id, status: 'completed' });
-    } catch (err) {
-      logger.error({ err, jobId: job.id }, 'starting flow runs failed');
-      results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
-    }
-  }
-  return results;
+  return applyBatchOrEachAlone(jobs, async (batch) => flowRunsStarted.inc(await orm.em.fork().transactional((em) => runner.start(em, batch.flatMap(relevant)))), logger, {
+    what: 'starting flow runs',
+  });
 }
 
-/** The batch in one transaction; when it fails, each job on its own so one run cannot hold the others back. */
-async function advanceRuns(runner: FlowRunner, jobs: BatchJob<FlowStepJob>[], logger: Logger): Promise<JobResult[]> {
-  try {
-    await runner.advance(jobs.map((job) => job.data));
-    return jobs.map((job) => ({ id: job.id, status: 'completed' }));
-  } catch (err) {
-    if (jobs.length > 1) logger.warn({ err, jobs: jobs.length }, 'flow step batch failed; advancing its runs one by one');
-  }
-  const results: JobResult[] = [];
-  for (const job of jobs) {
-    try {
-      await runner.advance([job.data]);
-      results.push({ id: job.id, status: 'completed' });
-    } catch (err) {
-      logger.error({ err, jobId: job.id, runId: job.data.runId }, 'flow step failed');
-      results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
-    }
-  }
-  return results;
+/** The batch in one transaction (when it fails, each job alone, so one run cannot hold the others back). */
+function advanceRuns(runner: FlowRunner, jobs: BatchJob<FlowStepJob>[], logger: Logger): Promise<JobResult[]> {
+  return applyBatchOrEachAlone(jobs, (batch) => runner.advance(batch.map((job) => job.data)), logger, { what: 'flow step' });
 }
 
 export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunner, logger: Logger): Promise<void> {
