@@ -73,7 +73,7 @@ export class ReturnCreation {
     const status: ReturnStatus = settings.requireReturnApproval ? 'pre_shipment' : 'open';
     const items = data.items.map((item, position) => {
       const line = byExternal.get(item.lineItemId)!;
-      const { refund, productValue } = itemAmounts(line, item.quantity);
+      const { refund, productValue: value } = itemAmounts(line, item.quantity);
       return {
         id: newId('returnItem'),
         line,
@@ -82,7 +82,7 @@ export class ReturnCreation {
         compensation: itemCompensation(item.compensation),
         sameItem: item.compensation === 'same_item_replacement',
         refund,
-        value: productValue,
+        value,
       };
     });
     const source = {
