@@ -7,9 +7,9 @@ import { sortAtSql } from '../platform/db/keyset.js';
 import { decodeLinkCursor, encodeLinkCursor } from '../rest-facade/compat/cursor.js';
 import { loopReturn } from '../rest-facade/compat/format.js';
 import { resolveWindow, stateCondition } from '../rest-facade/compat/params.js';
-import { returnRecord } from '../subgraphs/returns/return.record.js';
-import { returnView, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.view.js';
-import { ITEM_COLUMNS, RETURN_COLUMNS } from '../subgraphs/returns/returns.sql.js';
+import { returnRecord } from '../subgraphs/returns/compat.json.js';
+import { ITEM_COLUMNS, RETURN_COLUMNS, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.rows.js';
+import { returnView } from '../subgraphs/returns/return.view.js';
 
 /**
  * The baseline: a hand-written Express + pg handler answering the two

@@ -4,8 +4,12 @@ import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
 import { encodeCursor, decodeCursor } from '../platform/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
-import { ITEM_COLUMNS, LINE_COLUMNS, ORDER_COLUMNS, RETURN_COLUMNS } from '../subgraphs/returns/returns.sql.js';
-import { orderView, restOrder, restReturn, returnView, type CommentRow, type OrderLineRow, type OrderRow, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.view.js';
+import { restOrder } from '../subgraphs/returns/order.json.js';
+import { LINE_COLUMNS, ORDER_COLUMNS, type OrderLineRow, type OrderRow } from '../subgraphs/returns/order.rows.js';
+import { orderView } from '../subgraphs/returns/order.view.js';
+import { restReturn } from '../subgraphs/returns/return.json.js';
+import { ITEM_COLUMNS, RETURN_COLUMNS, type CommentRow, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.rows.js';
+import { returnView } from '../subgraphs/returns/return.view.js';
 
 /**
  * The baseline: a hand-written Express + pg handler answering the same two

@@ -11,17 +11,23 @@ import { Migration20261203000300_product_facts } from './migrations/Migration202
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
+// Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
+import { ReturnItemResolver, ReturnPageResolver, ReturnResolver } from './return.resolver.js';
+import { CompatResolver, ReturnWindowPageResolver } from './compat.resolver.js';
+import { OrderResolver } from './order.resolver.js';
+import { StoreSettingsResolver } from './store-settings.resolver.js';
+import { CustomerReturnsResolver } from './customer.resolver.js';
+import { CustomerReference } from './customer.type.js';
+import { OrderReads } from './order.rows.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
-import { CustomerReturnsResolver, OrderResolver, ReturnItemResolver, ReturnPageResolver, ReturnResolver, ReturnWindowPageResolver, StoreSettingsResolver } from './return.resolver.js';
 import { ReturnChanges } from './return.changes.js';
 import { ReturnCreation } from './return.creation.js';
 import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
-import { ReturnReads } from './return.reads.js';
-import { CustomerReference } from './return.type.js';
+import { ReturnReads } from './return.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnWindowPageResolver, ReturnItemResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver, DeadLetterResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver, DeadLetterResolver] as const;
 const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -49,8 +55,9 @@ export const returnsSubgraph: SubgraphDefinition = {
       instances: [
         new ReturnResolver(resolverDeps),
         new ReturnPageResolver(resolverDeps),
-        new ReturnWindowPageResolver(),
         new ReturnItemResolver(),
+        new CompatResolver(resolverDeps),
+        new ReturnWindowPageResolver(),
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
@@ -72,11 +79,12 @@ export const returnsSubgraph: SubgraphDefinition = {
 
 /** The subgraph's services, built on the platform's deps (schema and workers each build their own). */
 function services(deps: SubgraphDeps) {
-  const orders = new OrderService(deps.orm);
+  const orderReads = new OrderReads(deps.orm);
+  const orders = new OrderService(deps.orm, orderReads);
   const settings = new StoreSettingsService(deps.orm);
   const reads = new ReturnReads(deps.orm);
   const events = new ReturnEvents(deps.boss, reads, settings);
   const creation = new ReturnCreation(deps.orm, reads, events, settings);
   const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
-  return { reads, creation, changes, orders, settings, accounts: deps.accounts };
+  return { reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };
 }

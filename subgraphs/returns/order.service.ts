@@ -3,12 +3,12 @@ import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { check } from '../../platform/validation/index.js';
-import { addressOrNull } from './return.creation.js';
-import { orderView, type OrderLineRow, type OrderRow, type OrderView } from './return.view.js';
-import { isOrderSync, orderFromSync, OrderSyncSchema } from './order.sync.js';
-import { unitsInReturns } from './returnable.js';
-import { UpsertOrderSchema, type OrderBody } from './returns.schemas.js';
-import { ORDER_COLUMNS, ORDER_LINES } from './returns.sql.js';
+import { isOrderSync, orderFromSync, OrderSyncSchema } from './order-sync.schemas.js';
+import { addressOrNull, type OrderLineRow, type OrderReads } from './order.rows.js';
+import { UpsertOrderSchema, type OrderBody } from './order.schemas.js';
+import type { OrderView } from './order.view.js';
+import { unitsInReturns } from './return.rows.js';
+import { keepsReturnedUnits } from './return.rules.js';
 
 /** A validated line item: the stored row's fields but those the database assigns. */
 type OrderLineInput = Omit<OrderLineRow, 'id' | 'orderId' | 'compatId' | 'position'>;
@@ -53,14 +53,10 @@ function fromSyncBody(raw: unknown): unknown {
 
 /** Orders pushed in by commerce platforms; returns are made against their lines. */
 export class OrderService {
-  constructor(private readonly orm: Orm) {}
-
-  async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<OrderView[]> {
-    if (ids.length === 0) return [];
-    // One round trip: each order with its lines aggregated.
-    const orders = await sql<OrderRow & { lines: OrderLineRow[] }>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
-    return orders.map(({ lines, ...order }) => orderView(order, lines));
-  }
+  constructor(
+    private readonly orm: Orm,
+    private readonly reads: OrderReads,
+  ) {}
 
   /**
    * Creates or updates an order by (store, provider, external id). An update
@@ -107,7 +103,7 @@ export class OrderService {
         ],
       );
       await this.syncLines(em, orderId, input);
-      const [view] = await this.views([orderId], em);
+      const [view] = await this.reads.views([orderId], em);
       return { view: view!, created: !existing };
     });
   }
@@ -115,8 +111,7 @@ export class OrderService {
   private async checkReturnedLinesKept(em: EntityManager, orderId: string, input: OrderInput): Promise<void> {
     const incoming = new Map(input.lineItems.map((l) => [l.externalId, l.quantity]));
     for (const { externalId, units } of await unitsInReturns(em, orderId)) {
-      const quantity = incoming.get(externalId);
-      if (quantity === undefined || quantity < units) {
+      if (!keepsReturnedUnits(incoming.get(externalId), units)) {
         throw new AppError(
           'conflict',
           'order-line-has-returns',

@@ -5,9 +5,11 @@
  * else is internal.
  */
 export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } from './return.events.js';
-export { CommentBodySchema, CreateReturnSchema, OrderBodySchema, ProcessBodySchema, ReturnListQuerySchema, StatusBodySchema } from './returns.schemas.js';
-export { RETURN_STATUSES } from './return.status.js';
-export { RestCommentSchema, RestOrderSchema, RestReturnListSchema, RestReturnSchema, type RestOrder, type RestReturn } from './return.view.js';
-export type { ReturnRecord, ReturnRecordItem } from './return.record.js';
-export { isOrderSync, OrderSyncSchema } from './order.sync.js';
+export { CommentBodySchema, CreateReturnSchema, ProcessBodySchema, ReturnListQuerySchema, StatusBodySchema } from './return.schemas.js';
+export { OrderBodySchema } from './order.schemas.js';
+export { RETURN_STATUSES } from './return.rules.js';
+export { RestCommentSchema, RestReturnListSchema, RestReturnSchema, type RestReturn } from './return.json.js';
+export { RestOrderSchema, type RestOrder } from './order.json.js';
+export type { ReturnRecord, ReturnRecordItem } from './compat.json.js';
+export { isOrderSync, OrderSyncSchema } from './order-sync.schemas.js';
 export { returnDocumentsPage } from './return.backfill.js';

@@ -1,6 +1,7 @@
 import { sql, type Orm } from '../../platform/db/orm.js';
-import { ReturnReads } from './return.reads.js';
-import { restOrder, restReturn, type RestOrder, type RestReturn } from './return.view.js';
+import { restOrder, type RestOrder } from './order.json.js';
+import { restReturn, type RestReturn } from './return.json.js';
+import { ReturnReads } from './return.rows.js';
 
 /**
  * A store's returns as their current REST documents, a page at a time in id order (a webhook

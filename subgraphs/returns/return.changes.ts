@@ -8,10 +8,9 @@ import { enqueueInTransaction } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import { check } from '../../platform/validation/index.js';
 import { ReturnUpdated, type ReturnEvents } from './return.events.js';
-import { conditionSql, type ReturnReads } from './return.reads.js';
-import { COMMENT_COLUMNS } from './returns.sql.js';
-import { assertTransition, canTransition, CLOSED_STATUSES, returnStatusForShipment, type ReturnStatus } from './return.status.js';
-import type { CommentRow, ReturnView, Shipment } from './return.view.js';
+import { COMMENT_COLUMNS, conditionSql, type CommentRow, type ReturnReads, type Shipment } from './return.rows.js';
+import { assertTransition, canTransition, CLOSED_STATUSES, returnStatusForShipment, type ReturnStatus } from './return.rules.js';
+import type { ReturnView } from './return.view.js';
 import {
   CommentContentSchema,
   ProcessBodySchema,
@@ -22,7 +21,7 @@ import {
   type ReturnCondition,
   type ReturnLookup,
   type ShipmentEvent,
-} from './returns.schemas.js';
+} from './return.schemas.js';
 
 /** The queue of queued completions (`queueCompletion`), worked by this subgraph's workers. */
 export const RETURN_COMPLETION_QUEUE = 'returns-completion';

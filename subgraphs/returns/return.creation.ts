@@ -3,27 +3,14 @@ import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { checkIdempotencyKey, withIdempotencyKey } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
-import { Decimal } from '../../platform/money.js';
 import { check, Violations } from '../../platform/validation/index.js';
+import { addressOrNull, LINE_COLUMNS, type Address, type OrderLineRow } from './order.rows.js';
 import { ReturnCreated, type ReturnEvents } from './return.events.js';
-import type { ReturnReads } from './return.reads.js';
-import type { ReturnStatus } from './return.status.js';
-import type { Address, OrderLineRow, ReturnView, Shipment } from './return.view.js';
-import { unitsInReturns } from './returnable.js';
-import { CreateReturnSchema, type AddressBody, type CreateReturnBody } from './returns.schemas.js';
-import { LINE_COLUMNS } from './returns.sql.js';
+import { unitsInReturns, type ReturnReads, type Shipment } from './return.rows.js';
+import { itemAmounts, itemCompensation, returnableUnits, type ReturnStatus } from './return.rules.js';
+import { CreateReturnSchema, type CreateReturnBody } from './return.schemas.js';
+import type { ReturnView } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
-
-/** Unit refund of an order line: its price plus its tax less its discount, spread over the ordered units. */
-export function unitRefund(line: Pick<OrderLineRow, 'price' | 'tax' | 'discount' | 'quantity'>): Decimal {
-  return new Decimal(line.price).plus(new Decimal(line.tax).minus(line.discount).dividedBy(line.quantity));
-}
-
-/** An address as stored: every line present, null when not given. */
-export const addressOrNull = (address: AddressBody | null | undefined): Address | null =>
-  address
-    ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
-    : null;
 
 /** Creates returns for order lines (decisions section 8). */
 export class ReturnCreation {
@@ -75,9 +62,9 @@ export class ReturnCreation {
     const held = new Map((await unitsInReturns(em, order.id)).map((r) => [r.lineId, r.units]));
     for (const item of data.items) {
       const line = byExternal.get(item.lineItemId)!;
-      const left = line.quantity - (held.get(line.id) ?? 0);
+      const left = returnableUnits(line.quantity, held.get(line.id) ?? 0);
       if (item.quantity > left) {
-        throw new AppError('conflict', 'quantity-not-returnable', `Line item ${item.lineItemId}: ${item.quantity} requested, ${Math.max(left, 0)} still returnable.`);
+        throw new AppError('conflict', 'quantity-not-returnable', `Line item ${item.lineItemId}: ${item.quantity} requested, ${left} still returnable.`);
       }
     }
 
@@ -86,15 +73,16 @@ export class ReturnCreation {
     const status: ReturnStatus = settings.requireReturnApproval ? 'pre_shipment' : 'open';
     const items = data.items.map((item, position) => {
       const line = byExternal.get(item.lineItemId)!;
+      const { refund, productValue: value } = itemAmounts(line, item.quantity);
       return {
         id: newId('returnItem'),
         line,
         item,
         position,
-        compensation: item.compensation === 'same_item_replacement' ? 'exchange' : (item.compensation ?? 'refund'),
+        compensation: itemCompensation(item.compensation),
         sameItem: item.compensation === 'same_item_replacement',
-        refund: unitRefund(line).times(item.quantity).toFixed(6),
-        value: new Decimal(line.price).times(item.quantity).toFixed(6),
+        refund,
+        value,
       };
     });
     const source = {

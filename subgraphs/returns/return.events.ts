@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxContract, publish } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
-import type { ReturnReads } from './return.reads.js';
-import { restOrder, restReturn, type RestOrder, type RestReturn } from './return.view.js';
+import { restOrder, type RestOrder } from './order.json.js';
+import { restReturn, type RestReturn } from './return.json.js';
+import type { ReturnReads } from './return.rows.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /**

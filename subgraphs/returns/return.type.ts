@@ -3,16 +3,13 @@ import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-gr
 import { ConnectionType } from '../../platform/graphql/connection.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
 import { AddressType, OrderType, PersonNameType, ProductSummaryType, VariantSummaryType } from './order.type.js';
-import { RETURN_STATUSES, SHIPMENT_STATUSES } from './return.status.js';
-import { RETURN_TIME_FIELDS } from './returns.schemas.js';
+import { RETURN_STATUSES, SHIPMENT_STATUSES } from './return.rules.js';
 
 /** GraphQL enums carry the REST spellings exactly. */
 export const ReturnStatusEnum = Object.fromEntries(RETURN_STATUSES.map((s) => [s, s])) as Record<string, string>;
 registerEnumType(ReturnStatusEnum, { name: 'ReturnStatus', description: 'Return status (see docs/returns.md for the transitions)' });
 export const ShipmentStatusEnum = Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, s])) as Record<string, string>;
 registerEnumType(ShipmentStatusEnum, { name: 'ShipmentStatus' });
-export const ReturnTimeFieldEnum = Object.fromEntries(RETURN_TIME_FIELDS.map((s) => [s, s])) as Record<string, string>;
-registerEnumType(ReturnTimeFieldEnum, { name: 'ReturnTimeField', description: 'The time a window of returns is taken on' });
 
 @ObjectType('ReturnDestination')
 export class ReturnDestinationType {
@@ -257,38 +254,6 @@ export class ExternalRmaResponseType {
   @Field(() => String, { nullable: true }) errorMessage!: string | null;
 }
 
-@ObjectType('StoreSettings')
-export class StoreSettingsType {
-  @Field(() => ID) storeId!: string;
-  @Field(() => ID, { nullable: true, description: 'Destination of returns; restock goes there' }) returnLocationId!: string | null;
-  @Field(() => Boolean) requireReturnApproval!: boolean;
-  @Field(() => AddressType, { nullable: true }) returnAddress!: AddressType | null;
-  @Field(() => String, { nullable: true }) returnPhoneNumber!: string | null;
-}
-
-/**
- * The customer entity is owned by the events subgraph; this subgraph adds
- * `Customer.returns`, computed from the customer's store, email and phone.
- */
-@Directive('@key(fields: "id")')
-@ObjectType('Customer')
-export class CustomerReference {
-  @Field(() => ID)
-  id!: string;
-
-  @Directive('@external')
-  @Field(() => ID)
-  storeId!: string;
-
-  @Directive('@external')
-  @Field(() => String, { nullable: true })
-  email!: string | null;
-
-  @Directive('@external')
-  @Field(() => String, { nullable: true })
-  phoneNumber!: string | null;
-}
-
 /** The inventory subgraph's product, referenced by store and sku (resolved there). */
 @Directive('@key(fields: "storeId sku", resolvable: false)')
 @ObjectType('Product')
@@ -304,26 +269,6 @@ export class InventoryItemReference {
   @Field(() => ID) storeId!: string;
   @Field(() => String) sku!: string;
   @Field(() => String) kind!: string;
-}
-
-@ObjectType('ReturnChange', { description: 'A change made only if its condition held' })
-export class ReturnChangeType {
-  @Field(() => Boolean, { description: 'Whether the condition held and the change was made (or queued)' }) applied!: boolean;
-  @Field(() => ReturnType, { description: 'The return as it is after the request' }) return!: ReturnType;
-}
-
-@ObjectType('ReturnWindowPageInfo')
-export class ReturnWindowPageInfoType {
-  @Field(() => Boolean) hasNextPage!: boolean;
-  @Field(() => Boolean) hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true, description: 'Pass as `before` for the page before this one' }) startCursor!: string | null;
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the page after this one' }) endCursor!: string | null;
-}
-
-@ObjectType('ReturnWindowPage', { description: 'A page of the returns of a time window, newest first' })
-export class ReturnWindowPageType {
-  @Field(() => [ReturnType]) nodes!: ReturnType[];
-  @Field(() => ReturnWindowPageInfoType) pageInfo!: ReturnWindowPageInfoType;
 }
 
 @ObjectType('ReturnTimelineEntry', { description: 'Something done to a return (a queued completion and the request that queued it, removed items, ...)' })

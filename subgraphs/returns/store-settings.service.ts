@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
-import type { Address } from './return.view.js';
+import type { Address } from './order.rows.js';
 
 export interface StoreSettings {
   storeId: string;

@@ -15,7 +15,7 @@ import {
   Violations,
   type Static,
 } from '../../platform/validation/index.js';
-import type { OrderBody } from './returns.schemas.js';
+import type { OrderBody } from './order.schemas.js';
 
 /**
  * The real platform's order-sync body (`type: "order"`, Shopify-like money

@@ -1,11 +1,12 @@
-import { Amount, CalendarDate, Currency, DateTime, Email, Int, Nullable, Num, OneOf, Phone, Strict, Text, TimeBound, Type, type Static } from '../../platform/validation/index.js';
-import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './return.status.js';
+import { CalendarDate, DateTime, Int, Nullable, OneOf, Strict, Text, TimeBound, Type, type Static } from '../../platform/validation/index.js';
+import { AddressSchema, optionalText } from './order.schemas.js';
+import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './return.rules.js';
 
 /**
- * The inputs of the returns subgraph as JSON Schemas: the REST bodies the
- * facade passes through (orders, returns) and the GraphQL inputs. REST and
- * GraphQL clients are checked by the same definitions (decisions sections 7
- * and 8), and the API reference is generated from them.
+ * The inputs of returns as JSON Schemas: the REST bodies the facade passes
+ * through and the GraphQL inputs. REST and GraphQL clients are checked by the
+ * same definitions (decisions section 8), and the API reference is generated
+ * from them.
  */
 
 export const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
@@ -14,48 +15,6 @@ export type Compensation = (typeof COMPENSATIONS)[number];
 export const REQUESTED_COMPENSATIONS = [...COMPENSATIONS, 'same_item_replacement'] as const;
 /** The return types of the real platform's API 2.2. */
 export const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
-
-const optionalText = (max: number) => Nullable(Text({ min: 0, max }));
-
-export const AddressSchema = Strict(
-  { line1: optionalText(500), line2: optionalText(500), city: optionalText(500), state: optionalText(500), postalCode: optionalText(500), country: optionalText(500) },
-  { description: 'A postal address; every line optional.' },
-);
-
-export const OrderLineSchema = Strict({
-  id: Text({ description: "The commerce platform's line item id (returns name it as lineItemId)." }),
-  productId: optionalText(255),
-  variantId: optionalText(255),
-  sku: optionalText(255),
-  title: optionalText(1000),
-  variantTitle: optionalText(1000),
-  quantity: Int({ min: 1 }),
-  price: Amount({ description: 'Unit price.' }),
-  tax: Nullable(Amount({ description: 'Tax of the whole line.' })),
-  discount: Nullable(Amount({ description: 'Discount of the whole line.' })),
-  // numeric(12, 4)
-  weightKg: Nullable(Num({ min: 0, max: 99_999_999.9999 })),
-});
-
-/** The custom order body (decisions section 7): the order object itself. */
-export const OrderBodySchema = Strict({
-  id: Text({ description: 'External order id: the same id again updates the order.' }),
-  name: Text({ description: 'e.g. "#1001"' }),
-  createdAt: Nullable(DateTime()),
-  currency: Currency(),
-  customer: Strict({ email: Email(), firstName: optionalText(255), lastName: optionalText(255), phoneNumber: Nullable(Phone()) }),
-  lineItems: Type.Array(OrderLineSchema, { minItems: 1, maxItems: 1000, uniqueItemsBy: 'id' }),
-  shippingCost: Nullable(Amount()),
-  shippingAddress: Nullable(AddressSchema),
-  fulfillmentLocationId: optionalText(255),
-});
-export type OrderBody = Static<typeof OrderBodySchema>;
-
-/** GraphQL `upsertOrder` takes the same object plus the commerce platform it comes from. */
-export const UpsertOrderSchema = Type.Composite([
-  OrderBodySchema,
-  Type.Object({ provider: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]{1,64}$', detail: 'must be a lowercase platform name such as shopify or custom' })) }),
-], { additionalProperties: false });
 
 export const ReturnItemSchema = Strict({
   lineItemId: Text({ description: "The order line's external id (lineItems[].id of the order)." }),
@@ -90,7 +49,6 @@ export const CreateReturnSchema = Strict({
   options: Type.Optional(Strict({ createExternalRMAs: Type.Optional(Type.Boolean()) })),
 });
 export type CreateReturnBody = Static<typeof CreateReturnSchema>;
-export type AddressBody = Static<typeof AddressSchema>;
 
 /** The filters of a store's return list, as GraphQL takes them (REST names them in snake_case). */
 export const ReturnFilterSchema = Strict({
@@ -153,15 +111,6 @@ export const ShipmentEventSchema = Strict({
 });
 
 export type ShipmentEvent = Static<typeof ShipmentEventSchema>;
-
-/** GraphQL `updateStoreSettings` input. */
-export const StoreSettingsSchema = Strict({
-  returnLocationId: optionalText(255),
-  requireReturnApproval: Nullable(Type.Boolean()),
-  returnAddress: Nullable(AddressSchema),
-  returnPhoneNumber: Nullable(Phone()),
-});
-export type StoreSettingsBody = Static<typeof StoreSettingsSchema>;
 
 /** A numeric id (orders, returns, order lines and comments each have one, allocated once). */
 export const NumericId = (a: { description?: string } = {}) => Type.String({ pattern: '^[1-9][0-9]{0,17}$', detail: 'must be a positive whole number', ...a });

@@ -1,4 +1,12 @@
 import { AppError } from '../../platform/errors.js';
+import { Decimal, money, type Money } from '../../platform/money.js';
+import type { LineAmounts } from './order.rules.js';
+
+/**
+ * The pure rules of returns: status transitions, what a shipment event moves a
+ * return to, the amounts of items and totals, and returnable quantities. No
+ * I/O, so test/unit/return-rules.test.ts checks them without an app.
+ */
 
 export const RETURN_STATUSES = [
   'pre_shipment',
@@ -68,4 +76,43 @@ export function returnStatusForShipment(status: ShipmentStatus): ReturnStatus | 
   if (status === 'in_transit' || status === 'out_for_delivery') return 'in_transit';
   if (status === 'delivered') return 'delivered';
   return undefined;
+}
+
+/** What a return item is compensated by: `same_item_replacement` is an exchange for the same variant; refund by default. */
+export function itemCompensation(requested: string | null | undefined): string {
+  return requested === 'same_item_replacement' ? 'exchange' : (requested ?? 'refund');
+}
+
+/** Unit refund of an order line: its price plus its tax less its discount, spread over the ordered units. */
+export function unitRefund(line: LineAmounts): Decimal {
+  return new Decimal(line.price).plus(new Decimal(line.tax).minus(line.discount).dividedBy(line.quantity));
+}
+
+/** Refund and product value of `quantity` units of a line, as exact decimals (6 places, as stored). */
+export function itemAmounts(line: LineAmounts, quantity: number): { refund: string; productValue: string } {
+  return { refund: unitRefund(line).times(quantity).toFixed(6), productValue: new Decimal(line.price).times(quantity).toFixed(6) };
+}
+
+/**
+ * A return's totals: the items' refund amounts summed per compensation, then
+ * rounded once to the currency's minor unit (nothing is ever charged).
+ */
+export function returnTotals(
+  items: readonly { compensation: string; refundAmount: string }[],
+  currency: string,
+): { charge: { amount: Money }; exchange: { amount: Money }; refund: { amount: Money }; storeCredit: { amount: Money } } {
+  const sum = (compensation: string) =>
+    items.filter((i) => i.compensation === compensation).reduce((acc, i) => acc.plus(i.refundAmount), new Decimal(0));
+  const amount = (value: Decimal.Value) => ({ amount: money(value, currency) });
+  return { charge: amount(0), exchange: amount(sum('exchange')), refund: amount(sum('refund')), storeCredit: amount(sum('store_credit')) };
+}
+
+/** Units of a line still returnable: the ordered quantity less what returns hold (never below zero). */
+export function returnableUnits(ordered: number, held: number): number {
+  return Math.max(ordered - held, 0);
+}
+
+/** Whether an order update keeps a line's returned units: the line stays, with at least that quantity. */
+export function keepsReturnedUnits(quantity: number | undefined, held: number): boolean {
+  return quantity !== undefined && quantity >= held;
 }

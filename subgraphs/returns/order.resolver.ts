@@ -1,0 +1,48 @@
+import { JSONScalar as GraphQLJSON } from '../../platform/graphql/scalars.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../../platform/graphql/selection.js';
+import { hasScope, scopeForbidden } from '../../platform/auth.js';
+import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
+import { toConnection, type Connection } from '../../platform/graphql/connection.js';
+import type { GraphQLContext } from '../../platform/graphql/context.js';
+import { pageRequest } from '../../platform/pagination.js';
+import { restOrder } from './order.json.js';
+import { OrderType } from './order.type.js';
+import type { OrderView } from './order.view.js';
+import { returnLoaders, type ReturnsResolverDeps } from './return.resolver.js';
+import { ReturnConnection } from './return.type.js';
+import type { ReturnView } from './return.view.js';
+
+@Resolver(() => OrderType)
+export class OrderResolver {
+  constructor(private readonly deps: ReturnsResolverDeps) {}
+
+  @Query(() => OrderType, { nullable: true, description: 'An order by id; null when absent or in another account.' })
+  async order(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
+    const view = visible(ctx, await returnLoaders(ctx, this.deps).orders.load(id));
+    if (view && !hasScope(ctx.auth, 'returns_read')) throw scopeForbidden('returns_read');
+    return view;
+  }
+
+  @Mutation(() => OrderType, { description: 'Creates or updates an order by (provider, external id). `input` is the order object of the custom orders endpoint plus `provider` (default custom).' })
+  async upsertOrder(@Arg('storeId', () => ID) storeId: string, @Arg('input', () => GraphQLJSON) input: unknown, @Ctx() ctx: GraphQLContext): Promise<OrderView> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'orders_write');
+    return (await this.deps.orders.upsert(storeId, input)).view;
+  }
+
+  @FieldResolver(() => String, { description: 'This order exactly as REST API v2.2 shows it beside a return, as JSON text.' })
+  restJson(@Root() order: OrderView): string {
+    return JSON.stringify(restOrder(order));
+  }
+
+  @FieldResolver(() => ReturnConnection, { description: 'Returns made against this order, most recently updated first.' })
+  async returns(
+    @Root() order: OrderView,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<ReturnView>> {
+    return toConnection(await this.deps.reads.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }, selects(info, 'totalCount'))));
+  }
+}

@@ -1,0 +1,87 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Orm } from '../../platform/db/orm.js';
+import type { AddressBody } from './order.schemas.js';
+import { orderView, type OrderView } from './order.view.js';
+
+/** Orders as stored (camelCase aliases from SQL), their column lists and the loader of whole orders. */
+
+export interface Address {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+}
+
+/** An address as stored: every line present, null when not given. */
+export const addressOrNull = (address: AddressBody | null | undefined): Address | null =>
+  address
+    ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
+    : null;
+
+export interface OrderRow {
+  id: string;
+  storeId: string;
+  compatId: string;
+  provider: string;
+  externalId: string;
+  name: string;
+  currency: string;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
+  shippingCost: string;
+  shippingAddress: Address | null;
+  fulfillmentLocationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OrderLineRow {
+  id: string;
+  orderId: string;
+  compatId: string;
+  externalId: string;
+  position: number;
+  productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  title: string | null;
+  variantTitle: string | null;
+  quantity: number;
+  price: string;
+  tax: string;
+  discount: string;
+  weightKg: string | null;
+}
+
+export const ORDER_COLUMNS = `o.id, o.store_id as "storeId", o.compat_id::text as "compatId", o.provider, o.external_id as "externalId", o.name, o.currency,
+  o.customer_email as "customerEmail", o.customer_phone as "customerPhone", o.customer_first_name as "customerFirstName",
+  o.customer_last_name as "customerLastName", o.shipping_cost::text as "shippingCost", o.shipping_address as "shippingAddress",
+  o.fulfillment_location_id as "fulfillmentLocationId", o.created_at as "createdAt", o.updated_at as "updatedAt"`;
+
+export const LINE_COLUMNS = `l.id, l.order_id as "orderId", l.compat_id::text as "compatId", l.external_id as "externalId", l.position, l.product_id as "productId",
+  l.variant_id as "variantId", l.sku, l.title, l.variant_title as "variantTitle", l.quantity, l.price::text as price,
+  l.tax::text as tax, l.discount::text as discount, l.weight_kg::text as "weightKg"`;
+
+/** An order's visible lines as a JSON array (numerics as text). */
+export const ORDER_LINES = `
+  coalesce((select json_agg(json_build_object(
+      'id', l.id, 'orderId', l.order_id, 'compatId', l.compat_id::text, 'externalId', l.external_id, 'position', l.position, 'productId', l.product_id,
+      'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title, 'quantity', l.quantity,
+      'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text) order by l.position)
+    from order_line_item l where l.order_id = o.id and l.removed_at is null), '[]') as lines`;
+
+/** Whole orders by id (what the orders DataLoader batches). */
+export class OrderReads {
+  constructor(private readonly orm: Orm) {}
+
+  async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<OrderView[]> {
+    if (ids.length === 0) return [];
+    // One round trip: each order with its lines aggregated.
+    const orders = await sql<OrderRow & { lines: OrderLineRow[] }>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
+    return orders.map(({ lines, ...order }) => orderView(order, lines));
+  }
+}

@@ -1,0 +1,32 @@
+import { Decimal, money, type Money } from '../../platform/money.js';
+
+/** What an order line's money is made of: its unit price, the tax and discount of the whole line, the units ordered. */
+export interface LineAmounts {
+  price: string;
+  tax: string;
+  discount: string;
+  quantity: number;
+}
+
+/**
+ * An order's totals in its currency: the lines at unit price times quantity,
+ * their discounts and taxes, the shipping, and the total (lines less
+ * discounts plus taxes and shipping), each summed exactly and rounded once.
+ */
+export function orderTotals(
+  lines: readonly LineAmounts[],
+  shippingCost: string,
+  currency: string,
+): { discounts: Money; lineItemsTotal: Money; shippingCost: Money; taxes: Money; total: Money } {
+  const m = (value: Decimal.Value) => money(value, currency);
+  const lineItemsTotal = lines.reduce((acc, l) => acc.plus(new Decimal(l.price).times(l.quantity)), new Decimal(0));
+  const discounts = lines.reduce((acc, l) => acc.plus(l.discount), new Decimal(0));
+  const taxes = lines.reduce((acc, l) => acc.plus(l.tax), new Decimal(0));
+  return {
+    discounts: m(discounts),
+    lineItemsTotal: m(lineItemsTotal),
+    shippingCost: m(shippingCost),
+    taxes: m(taxes),
+    total: m(lineItemsTotal.minus(discounts).plus(taxes).plus(shippingCost)),
+  };
+}

@@ -1,0 +1,70 @@
+import { money, type Money } from '../../platform/money.js';
+import type { Address, OrderLineRow, OrderRow } from './order.rows.js';
+import { orderTotals } from './order.rules.js';
+
+/** An order as the API serves it, built from its row and its lines. */
+
+export interface OrderItemView {
+  id: string;
+  numericId: string;
+  externalId: string;
+  fulfillmentLocationId: string | null;
+  price: Money;
+  product: { name: string | null; externalId: string | null };
+  quantity: number;
+  variant: { name: string | null; externalId: string | null; sku: string | null; weight: { kg: number | null } };
+  tax: Money;
+  discount: Money;
+}
+
+export interface OrderView {
+  id: string;
+  storeId: string;
+  compatId: string;
+  provider: string;
+  name: string;
+  externalId: string;
+  currency: string;
+  createdAt: Date;
+  updatedAt: Date;
+  customer: { name: { given: string | null; surname: string | null }; emailAddress: string | null; phoneNumber: string | null };
+  shippingAddress: Address | null;
+  fulfillmentLocationId: string | null;
+  discounts: Money;
+  lineItemsTotal: Money;
+  shippingCost: Money;
+  taxes: Money;
+  total: Money;
+  items: OrderItemView[];
+}
+
+export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
+  const m = (value: string) => money(value, row.currency);
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    compatId: row.compatId,
+    provider: row.provider,
+    name: row.name,
+    externalId: row.externalId,
+    currency: row.currency,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    customer: { name: { given: row.customerFirstName, surname: row.customerLastName }, emailAddress: row.customerEmail, phoneNumber: row.customerPhone },
+    shippingAddress: row.shippingAddress,
+    fulfillmentLocationId: row.fulfillmentLocationId,
+    ...orderTotals(lines, row.shippingCost, row.currency),
+    items: lines.map((l) => ({
+      id: l.id,
+      numericId: l.compatId,
+      externalId: l.externalId,
+      fulfillmentLocationId: row.fulfillmentLocationId,
+      price: m(l.price),
+      product: { name: l.title, externalId: l.productId },
+      quantity: l.quantity,
+      variant: { name: l.variantTitle, externalId: l.variantId, sku: l.sku, weight: { kg: l.weightKg === null ? null : Number(l.weightKg) } },
+      tax: m(l.tax),
+      discount: m(l.discount),
+    })),
+  };
+}

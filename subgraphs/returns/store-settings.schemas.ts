@@ -1,0 +1,11 @@
+import { Nullable, Phone, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { AddressSchema, optionalText } from './order.schemas.js';
+
+/** GraphQL `updateStoreSettings` input. */
+export const StoreSettingsSchema = Strict({
+  returnLocationId: optionalText(255),
+  requireReturnApproval: Nullable(Type.Boolean()),
+  returnAddress: Nullable(AddressSchema),
+  returnPhoneNumber: Nullable(Phone()),
+});
+export type StoreSettingsBody = Static<typeof StoreSettingsSchema>;
