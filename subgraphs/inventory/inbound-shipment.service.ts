@@ -1,22 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
-import { InboundShipmentCreated, InboundShipmentUpdated } from './inventory.events.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
+import { check } from '../../platform/validation/index.js';
 import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inbound-shipment.input.js';
 import { inboundShipmentJson } from './inbound-shipment.json.js';
-import { checkReceiptFits, checkReceiptReportsUnits, checkTransition, InboundShipmentStatus } from './inbound-shipment.rules.js';
 import { loadShipmentLines } from './inbound-shipment.rows.js';
+import { checkReceiptFits, checkReceiptReportsUnits, checkTransition, InboundShipmentStatus } from './inbound-shipment.rules.js';
 import { CreateInboundShipmentSchema, ReceiveItemsSchema } from './inbound-shipment.schemas.js';
 import { loadShipments, type InboundShipmentView } from './inbound-shipment.view.js';
 import { byItemKey, InventoryKind, itemName } from './inventory-item.rules.js';
+import { InboundShipmentCreated, InboundShipmentUpdated } from './inventory.events.js';
 import { requireLocation } from './location.rows.js';
 import type { ProductRow } from './product.rows.js';
-import { check } from '../../platform/validation/index.js';
-import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { StockWriter, type StockChange } from './stock.service.js';
 
 export interface InboundShipmentFilters {
