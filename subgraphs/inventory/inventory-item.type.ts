@@ -7,7 +7,7 @@ registerEnumType(InventoryKind, { name: 'InventoryKind', description: 'Classific
 
 // An item's units at one location (not the REST inventory level, which is a ProductLevel here).
 @ObjectType('InventoryLevel', { description: 'Units of an item on hand at one location.' })
-export class InventoryLevelType {
+export class ItemLocationType {
   @Field(() => ID)
   locationId!: string;
 
@@ -51,8 +51,8 @@ export class InventoryItemType {
   @Field(() => Int, { description: 'Units on hand in total; in a list filtered by location, the units at that location.' })
   quantity!: number;
 
-  @Field(() => [InventoryLevelType], { description: 'Locations holding units of this item.' })
-  locations!: InventoryLevelType[];
+  @Field(() => [ItemLocationType], { description: 'Locations holding units of this item.' })
+  locations!: ItemLocationType[];
 
   @Field(() => Date)
   createdAt!: Date;
