@@ -8,8 +8,8 @@ import { encodeCursor } from '../platform/cursor.js';
 import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { createLogger } from '../platform/logger.js';
 import { startService } from '../server/main.js';
-import { inventoryItemListFilters, type InventoryItemFilters } from '../subgraphs/inventory/inventory.service.js';
-import { InventoryKind } from '../subgraphs/inventory/inventory.type.js';
+import { inventoryItemListFilters, type InventoryItemFilters } from '../subgraphs/inventory/inventory-item.service.js';
+import { InventoryKind } from '../subgraphs/inventory/inventory-item.rules.js';
 
 /*
  * List inventory items through the REST facade with 1,000,000 items across 20

@@ -13,3 +13,9 @@ export function batchByKey<K, T>(load: (keys: readonly K[]) => Promise<T[]>, key
 export function batchById<T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) {
   return batchByKey<string, T>(load, (row) => row.id, (id) => id);
 }
+
+/** Rows in the order of `ids`, missing ones dropped (a list page's rows, loaded by id). */
+export function inOrder<T extends { id: string }>(ids: readonly string[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

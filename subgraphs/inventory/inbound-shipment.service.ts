@@ -1,20 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
-import { AppError, conflict, invalid, notFound } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
-import { InboundShipmentCreated, InboundShipmentUpdated } from './inventory.events.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
-import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inventory.input.js';
-import { inboundShipmentJson } from './inventory.json.js';
-import { itemName, requireLocation } from './inventory.service.js';
-import { InboundShipmentStatus, InventoryKind } from './inventory.type.js';
-import { check, Violations } from '../../platform/validation/index.js';
-import { CreateInboundShipmentSchema, ReceiveItemsSchema } from './inventory.schemas.js';
-import { loadShipments, type InboundShipmentView, type ProductRow } from './inventory.views.js';
-import { Conditions, keysetPage } from '../../platform/db/keyset.js';
-import { byItemKey, StockWriter, type StockChange } from './stock.js';
+import { check } from '../../platform/validation/index.js';
+import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inbound-shipment.input.js';
+import { inboundShipmentJson } from './inbound-shipment.json.js';
+import { loadShipmentLines } from './inbound-shipment.rows.js';
+import { checkReceiptFits, checkReceiptReportsUnits, checkTransition, InboundShipmentStatus } from './inbound-shipment.rules.js';
+import { CreateInboundShipmentSchema, ReceiveItemsSchema } from './inbound-shipment.schemas.js';
+import { loadShipments, type InboundShipmentView } from './inbound-shipment.view.js';
+import { byItemKey, InventoryKind, itemName } from './inventory-item.rules.js';
+import { InboundShipmentCreated, InboundShipmentUpdated } from './inventory.events.js';
+import { requireLocation } from './location.rows.js';
+import type { ProductRow } from './product.rows.js';
+import { StockWriter, type StockChange } from './stock.service.js';
 
 export interface InboundShipmentFilters {
   status?: InboundShipmentStatus | null;
@@ -36,20 +39,11 @@ export function inboundShipmentListFilters(storeId: string, filters: InboundShip
   };
 }
 
-/** Status machine: PENDING -> IN_TRANSIT -> PARTIALLY_RECEIVED -> RECEIVED; receipts may start from PENDING or IN_TRANSIT. */
-const RECEIVABLE = new Set([InboundShipmentStatus.PENDING, InboundShipmentStatus.IN_TRANSIT, InboundShipmentStatus.PARTIALLY_RECEIVED]);
-
-function invalidTransition(from: string, to: string): AppError {
-  return conflict('invalid-transition', `An inbound shipment cannot go from ${from} to ${to}.`);
-}
-
-interface LockedLine {
-  id: string;
-  productId: string;
-  quantity: number;
-  receivedQuantity: number;
-  damagedQuantity: number;
-  missingQuantity: number;
+/** A store's inbound shipments as their REST documents, a page at a time in id order (a webhook backfill's read). */
+export async function inboundShipmentDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number) {
+  const em = orm.em.fork();
+  const ids = (await sql<{ id: string }>(em, `select id from inbound_shipment where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit])).map((r) => r.id);
+  return (await loadShipments(em, ids)).map((s) => ({ subjectId: s.id, data: { inbound_shipment: inboundShipmentJson(s) } }));
 }
 
 export class InboundShipmentService {
@@ -111,8 +105,7 @@ export class InboundShipmentService {
 
   async markInTransit(id: string): Promise<InboundShipmentView> {
     return this.em().transactional(async (em) => {
-      const status = await this.lock(em, id);
-      if (status !== InboundShipmentStatus.PENDING) throw invalidTransition(status, InboundShipmentStatus.IN_TRANSIT);
+      checkTransition(await this.lock(em, id), InboundShipmentStatus.IN_TRANSIT);
       await sql(em, `update inbound_shipment set status = 'IN_TRANSIT', updated_at = now() where id = $1`, [id]);
       return this.announce(em, id, InboundShipmentUpdated);
     });
@@ -126,39 +119,13 @@ export class InboundShipmentService {
    */
   async receive(id: string, items: ReceiveInboundShipmentItemInput[]): Promise<InboundShipmentView> {
     check(ReceiveItemsSchema, items, { prefix: '/items', detail: 'The receipt is invalid.' });
-    const v = new Violations();
-    items.forEach((item, i) => {
-      if (!(item.receivedQuantity || item.damagedQuantity || item.missingQuantity)) v.add(`/items/${i}`, 'reports no units');
-    });
-    v.throwIfAny('The receipt is invalid.');
+    checkReceiptReportsUnits(items);
     return this.em().transactional(async (em) => {
-      const status = await this.lock(em, id);
-      if (!RECEIVABLE.has(status)) throw invalidTransition(status, InboundShipmentStatus.RECEIVED);
+      checkTransition(await this.lock(em, id), InboundShipmentStatus.RECEIVED);
       const [shipment] = await sql<{ storeId: string; locationId: string }>(em, 'select store_id as "storeId", location_id as "locationId" from inbound_shipment where id = $1', [id]);
-      const lines = new Map(
-        (
-          await sql<LockedLine>(
-            em,
-            `select id, product_id as "productId", quantity, received_quantity as "receivedQuantity", damaged_quantity as "damagedQuantity",
-                    missing_quantity as "missingQuantity" from inbound_shipment_item where shipment_id = $1`,
-            [id],
-          )
-        ).map((l) => [l.id, l]),
-      );
-      const errors = new Violations();
-      items.forEach((item, i) => {
-        const line = lines.get(item.itemId);
-        if (!line) return errors.add(`/items/${i}/itemId`, `is not a line of shipment ${id}`);
-        const reported = (item.receivedQuantity ?? 0) + (item.damagedQuantity ?? 0) + (item.missingQuantity ?? 0);
-        const accounted = line.receivedQuantity + line.damagedQuantity + line.missingQuantity;
-        if (accounted + reported > line.quantity) {
-          errors.add(`/items/${i}`, `reports ${reported} units but only ${line.quantity - accounted} of ${line.quantity} remain unaccounted for`);
-        }
-      });
-      if (errors.errors.length) {
-        const overflow = errors.errors.some((e) => e.detail.startsWith('reports'));
-        throw invalid(overflow ? 'quantity-exceeds-expected' : 'validation-failed', overflow ? 'The receipt reports more units than the shipment expects.' : 'The receipt is invalid.', errors.errors);
-      }
+      // Read under the shipment's lock: the totals the previous receipt left.
+      const lines = new Map((await loadShipmentLines(em, [id])).map((l) => [l.id, l]));
+      checkReceiptFits(id, items, lines);
       await sql(
         em,
         `update inbound_shipment_item l

@@ -1,11 +1,24 @@
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+// In entity order: type-graphql prints types and root fields in the order their decorators ran (the committed schema's order).
+import { LocationResolver } from './location.resolver.js';
+import { LocationService } from './location.service.js';
+import { locationReferences } from './location.reference.js';
+import { ProductResolver } from './product.resolver.js';
+import { ProductService } from './product.service.js';
+import { ProductType } from './product.type.js';
+import { productReferences } from './product.reference.js';
+import { InventoryItemPageResolver, InventoryItemResolver } from './inventory-item.resolver.js';
+import { InventoryItemService } from './inventory-item.service.js';
+import { InventoryItemType } from './inventory-item.type.js';
+import { inventoryItemReferences } from './inventory-item.reference.js';
+import { InboundShipmentPageResolver, InboundShipmentResolver } from './inbound-shipment.resolver.js';
 import { InboundShipmentService } from './inbound-shipment.service.js';
+import { InboundShipmentType } from './inbound-shipment.type.js';
+import { inboundShipmentReferences } from './inbound-shipment.reference.js';
+import { InventoryLevelPageResolver, InventoryLevelResolver } from './inventory-level.resolver.js';
+import { InventoryLevelService } from './inventory-level.service.js';
 import { INVENTORY_EVENTS } from './inventory.events.js';
-import { inventoryReferences } from './inventory.reference.js';
-import { InboundShipmentPageResolver, InboundShipmentResolver, InventoryItemPageResolver, InventoryItemResolver, InventoryLevelPageResolver, InventoryLevelResolver, LocationResolver, ProductResolver } from './inventory.resolver.js';
-import { InventoryService } from './inventory.service.js';
-import { InboundShipmentType, InventoryItemType, ProductType } from './inventory.type.js';
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
 import { Migration20261122000210_inventory_stock } from './migrations/Migration20261122000210_inventory_stock.js';
 import { Migration20261203000200_inventory_levels } from './migrations/Migration20261203000200_inventory_levels.js';
@@ -14,6 +27,11 @@ import { createRestockQueue, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
 const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
+/*
+ * Scopes: the contract has read scopes only for this area, and its writes are
+ * internal-tool mutations. Shipment operations need `inbound_shipments_read`,
+ * every other inventory operation `inventory_read` (docs/decisions.md).
+ */
 const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver, InventoryLevelResolver, InventoryLevelPageResolver] as const;
 
 export const inventorySubgraph: SubgraphDefinition = {
@@ -31,14 +49,24 @@ export const inventorySubgraph: SubgraphDefinition = {
   },
   async build(deps?: SubgraphDeps) {
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
-    const inventory = new InventoryService(deps.orm, deps.boss);
-    const shipments = new InboundShipmentService(deps.orm, deps.boss);
-    const resolverDeps = { inventory, shipments, accounts: deps.accounts };
+    const services = {
+      locations: new LocationService(deps.orm),
+      products: new ProductService(deps.orm, deps.boss),
+      items: new InventoryItemService(deps.orm, deps.boss),
+      levels: new InventoryLevelService(deps.orm),
+      shipments: new InboundShipmentService(deps.orm, deps.boss),
+    };
+    const resolverDeps = { ...services, accounts: deps.accounts };
     return buildFederatedSchema({
       resolvers: [...resolvers],
       orphanedTypes,
       instances: resolvers.map((R) => new R(resolverDeps)),
-      references: inventoryReferences(inventory, shipments),
+      references: {
+        ...locationReferences(services.locations),
+        ...productReferences(services.products),
+        ...inventoryItemReferences(services.items),
+        ...inboundShipmentReferences(services.shipments),
+      },
     });
   },
   createQueues: createRestockQueue,

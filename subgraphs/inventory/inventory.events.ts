@@ -1,5 +1,6 @@
 import { outboxContract } from '../../platform/outbox.js';
-import type { inboundShipmentJson, inventoryItemJson } from './inventory.json.js';
+import type { inboundShipmentJson } from './inbound-shipment.json.js';
+import type { inventoryItemJson } from './inventory-item.json.js';
 
 /** The events the inventory subgraph publishes (version 1): the REST documents of what changed. */
 export interface InboundShipmentEventData {

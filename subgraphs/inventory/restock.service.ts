@@ -2,22 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
-import { isEventOf, type OutboxEvent } from '../../platform/outbox.js';
+import type { OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { ReturnUpdated } from '../returns/public.js';
-import { itemName, productBySku } from './inventory.service.js';
-import { InventoryKind } from './inventory.type.js';
-import { StockWriter } from './stock.js';
+import { productBySku } from './product.rows.js';
+import { completedReturn, restockedItem } from './restock.rules.js';
+import { StockWriter } from './stock.service.js';
 
 /** The location restocks land at when the store has no return location (created on demand). */
 export const RETURNS_LOCATION_NAME = 'Returns';
-
-/** What restock needs of a completion: the `return.updated` contract of the returns subgraph, read when the return is complete. */
-function completedReturn(event: OutboxEvent) {
-  if (!isEventOf(ReturnUpdated, event) || event.data.return.status !== 'complete') return null;
-  // Items processed not to be restocked stay out (events from before the flag existed restock every item).
-  return { returnId: event.subjectId, destinationLocationId: event.data.destinationLocationId, items: event.data.items.filter((i) => i.restock !== false) };
-}
 
 /**
  * Restocks completed returns: each return item is added once, ever, as kind
@@ -56,15 +48,7 @@ export class RestockService {
         }
         locationId ??= await this.destination(em, event.storeId, completed.destinationLocationId);
         const product = await productBySku(em, event.storeId, item.sku);
-        const itemId = await writer.apply({
-          storeId: event.storeId,
-          productId: product?.id ?? null,
-          sku: item.sku,
-          name: product ? itemName(product) : (item.title ?? item.sku),
-          kind: product ? InventoryKind.RETURN : InventoryKind.UNKNOWN,
-          locationId,
-          delta: item.quantity,
-        });
+        const itemId = await writer.apply({ storeId: event.storeId, ...restockedItem(item.sku, item.title, product), locationId, delta: item.quantity });
         await sql(em, 'update restock_ledger set inventory_item_id = $2, location_id = $3 where return_item_id = $1', [item.id, itemId, locationId]);
         restocked++;
       }

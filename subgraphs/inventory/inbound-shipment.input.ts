@@ -1,6 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { DateScalar } from '../../platform/graphql/scalars.js';
-import { InventoryKind } from './inventory.type.js';
 
 @InputType()
 export class MoneyInput {
@@ -9,33 +8,6 @@ export class MoneyInput {
 
   @Field(() => String, { description: 'ISO 4217 code, e.g. "USD"' })
   currency!: string;
-}
-
-@InputType()
-export class CreateLocationInput {
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  externalId?: string | null;
-}
-
-@InputType()
-export class UpsertProductInput {
-  @Field(() => String)
-  sku!: string;
-
-  @Field(() => String)
-  title!: string;
-
-  @Field(() => String, { nullable: true })
-  variantTitle?: string | null;
-
-  @Field(() => String, { nullable: true })
-  upc?: string | null;
-
-  @Field(() => String, { nullable: true })
-  imageUrl?: string | null;
 }
 
 @InputType()
@@ -96,40 +68,4 @@ export class ReceiveInboundShipmentItemInput {
 
   @Field(() => Int, { nullable: true, description: 'Missing units, counted but never stocked' })
   missingQuantity?: number | null;
-}
-
-@InputType()
-export class AdjustInventoryInput {
-  @Field(() => ID, { nullable: true, description: 'The product (or give its sku)' })
-  productId?: string | null;
-
-  @Field(() => String, { nullable: true })
-  sku?: string | null;
-
-  @Field(() => ID)
-  locationId!: string;
-
-  @Field(() => InventoryKind, { nullable: true, description: 'Defaults to PRODUCT' })
-  kind?: InventoryKind | null;
-
-  @Field(() => Int, { description: 'Units to add (positive) or remove (negative)' })
-  delta!: number;
-
-  @Field(() => String, { nullable: true })
-  lotNumber?: string | null;
-
-  @Field(() => DateScalar, { nullable: true })
-  expirationDate?: string | null;
-}
-
-@InputType()
-export class ReceiveUndeclaredInput {
-  @Field(() => ID)
-  locationId!: string;
-
-  @Field(() => String)
-  sku!: string;
-
-  @Field(() => Int)
-  quantity!: number;
 }

@@ -6,28 +6,18 @@ import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
 import { InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { inventoryItemJson } from './inventory.json.js';
-import type { InventoryKind } from './inventory.type.js';
-import { loadItems, type InventoryItemView } from './inventory.views.js';
+import { inventoryItemJson } from './inventory-item.json.js';
+import { isStockDelta, type ItemKey } from './inventory-item.rules.js';
+import { loadItems, type InventoryItemView } from './inventory-item.view.js';
 
 /** One change of on-hand units of an item (found or created by store, sku, kind and lot) at a location. */
-export interface StockChange {
+export interface StockChange extends ItemKey {
   storeId: string;
   productId: string | null;
-  sku: string;
   name: string;
-  kind: InventoryKind;
-  lotNumber?: string | null;
   expirationDate?: string | null;
   locationId: string;
   delta: number;
-}
-
-/** Lock order for changes to several items: always the same, so two writers never wait on each other in a cycle. */
-export function byItemKey(a: StockChange, b: StockChange): number {
-  const ka = `${a.sku}\u0000${a.kind}\u0000${a.lotNumber ?? ''}`;
-  const kb = `${b.sku}\u0000${b.kind}\u0000${b.lotNumber ?? ''}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /**
@@ -71,7 +61,7 @@ export class StockWriter {
   }
 
   private async applyUnbounded(change: StockChange): Promise<string> {
-    if (!Number.isInteger(change.delta) || change.delta === 0) throw invalid('validation-failed', 'A stock change must be a non-zero integer.');
+    if (!isStockDelta(change.delta)) throw invalid('validation-failed', 'A stock change must be a non-zero integer.');
     const lot = change.lotNumber ?? '';
     // The upsert locks the item row: concurrent changes of the same item queue here.
     const [item] = await sql<{ id: string; productId: string | null; created: boolean }>(
