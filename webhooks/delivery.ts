@@ -4,7 +4,7 @@ import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { webhookDeliveries } from '../platform/metrics.js';
 import { deliver, retryDelayMs, type OutboundResult } from '../platform/outbound/index.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../platform/secret-box.js';
 
 /** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
 export const DISABLED_KEEP_SECONDS = 3 * 24 * 3600;

@@ -16,8 +16,7 @@ import { WebhookResolver, type WebhookReads } from './webhook.resolver.js';
 /** The events subgraph also serves webhook subscriptions to dashboards, read through the webhooks module the runtime gives it. */
 export type EventsSubgraphDeps = SubgraphDeps & { webhooks?: WebhookReads };
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
-import { webhookSecretBox } from '../../webhooks/index.js';
-import type { SecretBox } from '../../webhooks/secret-box.js';
+import { openSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
@@ -39,7 +38,7 @@ function createServices(deps: SubgraphDeps) {
   // read (or made) once per process, on first use.
   let box: Promise<SecretBox> | undefined;
   const openBox = () =>
-    (box ??= webhookSecretBox(deps.accounts).catch((err: unknown) => {
+    (box ??= openSecretBox(deps.accounts).catch((err: unknown) => {
       box = undefined; // a failed read is retried by the next caller
       throw err;
     }));

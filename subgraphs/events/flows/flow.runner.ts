@@ -8,7 +8,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
 import { deliver, retryDelayMs } from '../../../platform/outbound/index.js';
 import type { PgBoss } from '../../../platform/queue.js';
-import type { SecretBox } from '../../../webhooks/secret-box.js';
+import type { SecretBox } from '../../../platform/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
 import type { CustomerRow, CustomerService } from '../customer.service.js';
