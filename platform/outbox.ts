@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from './db/orm.js';
+import { sql, type DbModule } from './db/orm.js';
 import { ulid } from './ids.js';
+import { Migration20261210000000_outbox_sequence } from './migrations/Migration20261210000000_outbox_sequence.js';
 import { QUEUE_SCHEMA, type PgBoss } from './queue.js';
 
 /**
@@ -54,6 +55,9 @@ type TypeOf<C> = C extends OutboxContract<infer T, unknown> ? T : never;
 export function isEventOf<C extends OutboxContract>(contract: C, event: OutboxEvent): event is OutboxEvent<TypeOf<C>, DataOf<C>> {
   return event.type === contract.type && event.version === contract.version;
 }
+
+/** The commit-order sequence (`platform.outbox_sequence`), in the platform schema (platform/schema.ts). */
+export const OUTBOX_MIGRATIONS: DbModule['migrations'] = [{ name: 'Migration20261210000000_outbox_sequence', class: Migration20261210000000_outbox_sequence }];
 
 export interface Publication<Data> {
   storeId: string;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { CredentialCache } from '../platform/accounts/credential-cache.js';
-import { platformDbModule } from '../platform/accounts/index.js';
+import { platformDbModule } from '../platform/schema.js';
 import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
