@@ -2,7 +2,7 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
-import type { PgBoss } from '../platform/queue.js';
+import { ensureQueue, type PgBoss } from '../platform/queue.js';
 import { withDeadLetters } from '../platform/dead-letters.js';
 import { openSecretBox } from '../platform/secret-box.js';
 import { Deliverer, sweep } from './delivery.js';
@@ -33,8 +33,7 @@ export type { BackfillSources } from './backfill.js';
 
 export async function createWebhookQueues(boss: PgBoss): Promise<void> {
   for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) {
-    const deadLetters = await withDeadLetters(boss, queue);
-    if (!(await boss.getQueue(queue))) await boss.createQueue(queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...deadLetters });
+    await ensureQueue(boss, queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, queue)) });
   }
 }
 
