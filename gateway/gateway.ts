@@ -5,6 +5,7 @@ import { getVariableValues, GraphQLError, GraphQLScalarType, Kind, visit, type G
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
+import { PLATFORM_GRAPH, type GraphName } from '../platform/subgraph.js';
 import { databaseUnavailable, INTERNAL_ERROR_MESSAGE, isDatabaseUnavailable, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';
@@ -19,7 +20,8 @@ export function readSupergraph(): string {
   return readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
 }
 
-export type SubgraphTargets = { kind: 'local'; schemas: Record<SubgraphName, GraphQLSchema> } | { kind: 'remote'; urls: Record<SubgraphName, string> };
+/** Where the gateway finds each subgraph: all in this process, or over HTTP but for the platform subgraph, which is always local. */
+export type SubgraphTargets = { kind: 'local'; schemas: Partial<Record<GraphName, GraphQLSchema>> } | { kind: 'remote'; urls: Record<SubgraphName, string>; platform: GraphQLSchema };
 
 /**
  * The gateway's schema is built from the supergraph's SDL, where a custom
@@ -43,9 +45,10 @@ export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupe
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
-      const subgraph = name as SubgraphName;
-      if (targets.kind === 'local') return new InProcessDataSource(targets.schemas[subgraph]);
-      return new ForwardingDataSource({ url: targets.urls[subgraph] });
+      if (targets.kind === 'remote') return name === PLATFORM_GRAPH ? new InProcessDataSource(targets.platform) : new ForwardingDataSource({ url: targets.urls[name as SubgraphName] });
+      const schema = targets.schemas[name as GraphName];
+      if (!schema) throw new Error(`subgraph ${name} is not served by this process`);
+      return new InProcessDataSource(schema);
     },
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema }) => implementScalars(apiSchema));

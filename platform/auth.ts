@@ -1,5 +1,24 @@
-import type { Scope } from './accounts/credentials.js';
 import { AppError } from './errors.js';
+
+/** Scopes an API secret can carry (decisions section 2). New secrets get all of them by default. */
+export const SCOPES = [
+  'returns_read',
+  'returns_write',
+  'customer_events_write',
+  'customers_read',
+  'inventory_read',
+  'inbound_shipments_read',
+  'webhooks_read',
+  'webhooks_write',
+  'orders_write',
+  'flows_read',
+  'flows_write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
 
 /** Credentials as presented: `Authorization: Bearer` and `X-Authorization` (compatibility key). */
 export interface Credentials {

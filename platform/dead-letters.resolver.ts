@@ -33,7 +33,7 @@ export class DeadLetterCountType {
   count!: number;
 }
 
-/** Dead letters of every work queue, for the admin token (served by the returns subgraph, beside the account administration). */
+/** Dead letters of every work queue, for the admin token (in the platform subgraph, beside the account administration). */
 @Resolver()
 export class DeadLetterResolver {
   constructor(private readonly boss: PgBoss) {}

@@ -1,4 +1,4 @@
-import type { PgBoss } from './queue.js';
+import { ensureQueue, type PgBoss } from './queue.js';
 
 /**
  * Poison jobs are visible, not silent: every work queue has a dead-letter
@@ -18,7 +18,7 @@ export function deadLetterQueue(queue: string): string {
 /** Creates a queue's dead-letter queue (idempotent) and returns the option that routes exhausted jobs to it. */
 export async function withDeadLetters(boss: PgBoss, queue: string): Promise<{ deadLetter: string }> {
   const dead = deadLetterQueue(queue);
-  if (!(await boss.getQueue(dead))) await boss.createQueue(dead, { retentionSeconds: DEAD_LETTER_RETENTION_SECONDS });
+  await ensureQueue(boss, dead, { retentionSeconds: DEAD_LETTER_RETENTION_SECONDS });
   return { deadLetter: dead };
 }
 

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from './db/orm.js';
+import { sql, type DbModule } from './db/orm.js';
 import { ulid } from './ids.js';
-import { QUEUE_SCHEMA, type PgBoss } from './queue.js';
+import { Migration20261210000000_outbox_sequence } from './migrations/Migration20261210000000_outbox_sequence.js';
+import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
 
 /**
  * Domain events, written in the same transaction as the change they describe
@@ -54,6 +55,9 @@ type TypeOf<C> = C extends OutboxContract<infer T, unknown> ? T : never;
 export function isEventOf<C extends OutboxContract>(contract: C, event: OutboxEvent): event is OutboxEvent<TypeOf<C>, DataOf<C>> {
   return event.type === contract.type && event.version === contract.version;
 }
+
+/** The commit-order sequence (`platform.outbox_sequence`), in the platform schema (platform/schema.ts). */
+export const OUTBOX_MIGRATIONS: DbModule['migrations'] = [{ name: 'Migration20261210000000_outbox_sequence', class: Migration20261210000000_outbox_sequence }];
 
 export interface Publication<Data> {
   storeId: string;
@@ -142,16 +146,12 @@ export async function settleInTransaction(boss: PgBoss, em: EntityManager, queue
  */
 export const OUTBOX_RETENTION_SECONDS = 10 * 365 * 24 * 3600;
 
-type QueueOptions = NonNullable<Parameters<PgBoss['createQueue']>[1]>;
-
 /**
  * Creates (or updates) a consumer queue and subscribes it to contracts.
  * Idempotent; safe in every process. Its retention is OUTBOX_RETENTION_SECONDS
  * unless the consumer chooses otherwise.
  */
-export async function subscribeQueue(boss: PgBoss, queue: string, contracts: readonly OutboxContract[], options: QueueOptions = {}): Promise<void> {
-  const settings = { retentionSeconds: OUTBOX_RETENTION_SECONDS, ...options };
-  if (!(await boss.getQueue(queue))) await boss.createQueue(queue, settings);
-  else await boss.updateQueue(queue, settings);
+export async function subscribeQueue(boss: PgBoss, queue: string, contracts: readonly OutboxContract[], policy: QueuePolicy = {}): Promise<void> {
+  await ensureQueue(boss, queue, { retentionSeconds: OUTBOX_RETENTION_SECONDS, ...policy });
   for (const { type } of new Set(contracts)) await boss.subscribe(type, queue);
 }

@@ -1,7 +1,46 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type Queue, type QueueResult, type UpdateQueueOptions } from 'pg-boss';
 import type { Logger } from './logger.js';
 
 export type { PgBoss };
+
+/** How a queue retries, expires and keeps its jobs (pg-boss's queue options). */
+export type QueuePolicy = Omit<Queue, 'name'>;
+
+/**
+ * What a queue has for each setting its policy leaves out: pg-boss 12's own defaults, so a queue
+ * brought up to date holds what the same policy gives a new queue. A setting dropped from a policy
+ * thus goes back to its default, as it would on a new database.
+ */
+const POLICY_DEFAULTS: Required<{ [K in keyof UpdateQueueOptions]: UpdateQueueOptions[K] | null }> = {
+  retryLimit: 2,
+  retryDelay: 0,
+  retryBackoff: false,
+  retryDelayMax: null,
+  expireInSeconds: 15 * 60,
+  retentionSeconds: 14 * 24 * 3600,
+  deleteAfterSeconds: 7 * 24 * 3600,
+  warningQueueSize: 0,
+  heartbeatSeconds: null,
+  notify: false,
+  deadLetter: null,
+};
+
+/**
+ * Creates a queue with its policy, or, when it exists with another one, updates it: a policy changed
+ * in code reaches databases made before the change. Idempotent, safe in every process at once.
+ * What pg-boss cannot change after creation (the `policy` kind, `partition`) fails loudly instead.
+ */
+export async function ensureQueue(boss: PgBoss, name: string, policy: QueuePolicy = {}): Promise<void> {
+  const existing = await boss.getQueue(name);
+  if (!existing) return boss.createQueue(name, policy);
+  const { policy: kind = 'standard', partition = false, ...settings } = policy;
+  if (kind !== existing.policy || partition !== existing.partition) {
+    throw new Error(`queue ${name} exists as ${existing.policy}${existing.partition ? ' (partitioned)' : ''}; pg-boss cannot make it ${kind}${partition ? ' (partitioned)' : ''}`);
+  }
+  const wanted = { ...POLICY_DEFAULTS, ...settings };
+  const stored = existing as QueueResult & Record<string, unknown>;
+  if (Object.entries(wanted).some(([key, value]) => (stored[key] ?? null) !== value)) await boss.updateQueue(name, wanted as UpdateQueueOptions);
+}
 
 export const QUEUE_SCHEMA = 'pgboss';
 

@@ -1,6 +1,7 @@
-import { sql, type Orm } from './db/orm.js';
+import { sql, type DbModule, type Orm } from './db/orm.js';
 import { AppError } from './errors.js';
 import type { Logger } from './logger.js';
+import { Migration20261201000000_rate_windows } from './migrations/Migration20261201000000_rate_windows.js';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -46,6 +47,9 @@ export class MemoryRateLimiter {
     for (const [key, window] of this.windows) if (window.start !== currentStart) this.windows.delete(key);
   }
 }
+
+/** The shared limiter's table (`platform.rate_window`), in the platform schema (platform/schema.ts). */
+export const RATE_LIMIT_MIGRATIONS: DbModule['migrations'] = [{ name: 'Migration20261201000000_rate_windows', class: Migration20261201000000_rate_windows }];
 
 /**
  * Fixed-window counter kept in PostgreSQL (`platform.rate_window`), for

@@ -6,6 +6,16 @@ import type { Logger } from './logger.js';
 import type { OutboxContract } from './outbox.js';
 import type { PgBoss } from './queue.js';
 
+/**
+ * The graph's fourth subgraph: account administration, dead letters and webhook dashboards. It has
+ * no process of its own: every process that runs the gateway serves it in-process
+ * (server/platform-subgraph.ts), in split mode too.
+ */
+export const PLATFORM_GRAPH = 'platform';
+
+/** The subgraphs composed into the supergraph. */
+export type GraphName = SubgraphName | typeof PLATFORM_GRAPH;
+
 /** What a subgraph gets from the platform at start-up. */
 export interface SubgraphDeps {
   orm: Orm;

@@ -4,12 +4,14 @@ import { parse } from 'graphql';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../platform/config.js';
+import { loadConfig, SUBGRAPH_NAMES } from '../platform/config.js';
 import { projectRoot } from '../platform/project-root.js';
+import { PLATFORM_GRAPH, type GraphName } from '../platform/subgraph.js';
+import { platformSubgraph } from '../server/platform-subgraph.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 
 export interface Composition {
-  subgraphs: Record<SubgraphName, string>;
+  subgraphs: Record<GraphName, string>;
   supergraph: string;
 }
 
@@ -18,10 +20,12 @@ export interface Composition {
  * gateway runs the committed result; a test fails when it is stale.
  */
 export async function composeSupergraph(): Promise<Composition> {
-  const urls = loadConfig({}).subgraphUrls;
-  const subgraphs = {} as Record<SubgraphName, string>;
+  // The platform subgraph has no URL: every gateway runs it in-process.
+  const urls: Record<GraphName, string> = { ...loadConfig({}).subgraphUrls, [PLATFORM_GRAPH]: 'in-process' };
+  const subgraphs = {} as Record<GraphName, string>;
   for (const name of SUBGRAPH_NAMES) subgraphs[name] = (await SUBGRAPHS[name].build()).sdl;
-  const result = composeServices(SUBGRAPH_NAMES.map((name) => ({ name, url: urls[name], typeDefs: parse(subgraphs[name]) })));
+  subgraphs[PLATFORM_GRAPH] = (await platformSubgraph()).sdl;
+  const result = composeServices(Object.entries(subgraphs).map(([name, sdl]) => ({ name, url: urls[name as GraphName], typeDefs: parse(sdl) })));
   if (result.errors) {
     throw new Error(`Composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
   }
@@ -30,7 +34,7 @@ export async function composeSupergraph(): Promise<Composition> {
 
 export function schemaFiles(composition: Composition): Record<string, string> {
   const files: Record<string, string> = { 'supergraph.graphql': composition.supergraph };
-  for (const name of SUBGRAPH_NAMES) files[`${name}.graphql`] = composition.subgraphs[name];
+  for (const [name, sdl] of Object.entries(composition.subgraphs)) files[`${name}.graphql`] = sdl;
   return files;
 }
 

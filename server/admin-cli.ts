@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
-import { platformDbModule } from '../platform/accounts/index.js';
+import { platformDbModule } from '../platform/schema.js';
 import { environment, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { embeddedUrl } from '../platform/db/embedded-postgres.js';

@@ -80,7 +80,7 @@ function graphqlFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): Grap
   const { config, logger } = runtime;
   if (role === 'all' || role === 'gateway') {
     const targets: SubgraphTargets =
-      role === 'all' ? { kind: 'local', schemas: runtime.schemas as Record<SubgraphName, never> } : { kind: 'remote', urls: config.subgraphUrls };
+      role === 'all' ? { kind: 'local', schemas: runtime.schemas } : { kind: 'remote', urls: config.subgraphUrls, platform: runtime.schemas.platform! };
     const gateway = createGateway(targets);
     return { server: createGraphQLServer(gateway, { introspection: !config.isProduction, logger }), gateway };
   }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { CredentialCache } from '../platform/accounts/credential-cache.js';
-import { platformDbModule } from '../platform/accounts/index.js';
+import { platformDbModule } from '../platform/schema.js';
 import type { Config, SubgraphName } from '../platform/config.js';
 import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
@@ -13,12 +13,12 @@ import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
-import type { SubgraphDeps } from '../platform/subgraph.js';
-import type { EventsSubgraphDeps } from '../subgraphs/events/index.js';
+import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
 import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { platformSubgraph } from './platform-subgraph.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
 export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
@@ -48,7 +48,8 @@ export interface Runtime {
   accounts: AccountsService;
   boss: PgBoss;
   adminToken: string;
-  schemas: Partial<Record<SubgraphName, GraphQLSchema>>;
+  /** The subgraphs this process serves; gateway roles add the platform subgraph. */
+  schemas: Partial<Record<GraphName, GraphQLSchema>>;
   deps: Partial<Record<SubgraphName, SubgraphDeps>>;
   /** Webhook subscriptions (roles that serve REST or run workers). */
   webhooks?: WebhookSubscriptions;
@@ -136,7 +137,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const names = subgraphsFor(options);
     const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
     const deps: Partial<Record<SubgraphName, SubgraphDeps>> = {};
-    const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
+    const schemas: Partial<Record<GraphName, GraphQLSchema>> = {};
     // The facade accepts custom events itself (the events subgraph's acceptance, no GraphQL hop), so it needs that database slice.
     const withDatabase = options.role === 'gateway' ? [...names, 'events' as const] : names;
     for (const name of withDatabase) {
@@ -153,11 +154,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
-    // Webhooks: subscriptions are served by the REST roles and, to dashboards, by the events subgraph;
-    // the worker roles deliver. Opened before the subgraphs are built, so the events subgraph gets them.
+    // Webhooks: subscriptions are served by the gateway roles (REST, and the platform subgraph's dashboard
+    // queries); the worker roles deliver.
     let webhooks: WebhookSubscriptions | undefined;
     let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
-    if (options.role !== 'subgraph' || options.subgraph === 'events') {
+    if (options.role !== 'subgraph') {
       const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
@@ -174,7 +175,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       };
       const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
-      if (deps.events) (deps.events as EventsSubgraphDeps).webhooks = webhooks;
+      if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks })).schema;
       if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
     }
     for (const name of names) {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
-import { platformDbModule } from '../platform/accounts/index.js';
+import { platformDbModule } from '../platform/schema.js';
 import { environment, loadConfig, type Config } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { createOrm, migrate } from '../platform/db/orm.js';

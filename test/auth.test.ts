@@ -144,7 +144,7 @@ describe('cached credentials stay exact', () => {
   /** The platform as another process (the admin CLI, another replica) sees it: its own pool, no cache. */
   async function otherProcess() {
     const { createOrm } = await import('../platform/db/orm.js');
-    const { platformDbModule } = await import('../platform/accounts/index.js');
+    const { platformDbModule } = await import('../platform/schema.js');
     const { AccountsService } = await import('../platform/accounts/accounts.service.js');
     const { createLogger } = await import('../platform/logger.js');
     const orm = await createOrm(app.databaseUrl, platformDbModule, 1, createLogger('silent'));

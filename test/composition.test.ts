@@ -5,9 +5,9 @@ import { projectRoot } from '../platform/project-root.js';
 import { composeSupergraph, schemaFiles } from '../schema/compose.js';
 
 describe('supergraph composition', () => {
-  it('composes the three subgraphs without errors', async () => {
+  it('composes the three subgraphs and the platform subgraph without errors', async () => {
     const { supergraph } = await composeSupergraph();
-    for (const name of ['RETURNS', 'INVENTORY', 'EVENTS']) expect(supergraph).toContain(`${name} @join__graph`);
+    for (const name of ['RETURNS', 'INVENTORY', 'EVENTS', 'PLATFORM']) expect(supergraph).toContain(`${name} @join__graph`);
   });
 
   it('matches the committed schema files (run `npm run compose` after changing a subgraph)', async () => {

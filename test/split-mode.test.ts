@@ -121,7 +121,7 @@ describe('split mode', () => {
     expect(state).toBe('closed');
   });
 
-  it('webhooks in split mode: subscribed through the gateway, delivered by the worker process, read by the events subgraph', async () => {
+  it('webhooks in split mode: subscribed through the gateway, delivered by the worker process, read through the gateway (its in-process platform subgraph)', async () => {
     const receiver = await startReceiver();
     try {
       const { storeId, apiSecret } = (await gql('mutation { createAccount(input: {name: "Hooks"}) { storeId apiSecret } }')).data!.createAccount as { storeId: string; apiSecret: string };

@@ -1,10 +1,11 @@
 import type { Config } from '../platform/config.js';
+import { BulkInsert } from '../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { webhookDeliveries } from '../platform/metrics.js';
 import { deliver, retryDelayMs, type OutboundResult } from '../platform/outbound/index.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../platform/secret-box.js';
 
 /** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
 export const DISABLED_KEEP_SECONDS = 3 * 24 * 3600;
@@ -27,6 +28,34 @@ interface Head {
   /** Whether its attempt row was opened (pending) when the lane was leased: the head's is, followers' are written with their outcome. */
   opened: boolean;
 }
+
+/** The message an attempt is about. */
+type AttemptedMessage = Pick<Head, 'id' | 'subscription_id' | 'event_id' | 'type' | 'subject_id'>;
+
+/** A row of the deliveries log: pending when a lease opens it, or written with its outcome. */
+interface AttemptRow {
+  id: string;
+  message: AttemptedMessage;
+  attempt: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'discarded';
+  responseStatus?: number | null;
+  durationMs?: number | null;
+  error?: string | null;
+}
+
+const ATTEMPTS = new BulkInsert<AttemptRow>('attempt', [
+  { name: 'id', type: 'text', value: (a) => a.id },
+  { name: 'subscription_id', type: 'text', value: (a) => a.message.subscription_id },
+  { name: 'message_id', type: 'text', value: (a) => a.message.id },
+  { name: 'event_id', type: 'text', value: (a) => a.message.event_id },
+  { name: 'type', type: 'text', value: (a) => a.message.type },
+  { name: 'subject_id', type: 'text', value: (a) => a.message.subject_id },
+  { name: 'attempt', type: 'int', value: (a) => a.attempt },
+  { name: 'status', type: 'text', value: (a) => a.status },
+  { name: 'response_status', type: 'int', value: (a) => a.responseStatus ?? null },
+  { name: 'duration_ms', type: 'int', value: (a) => a.durationMs ?? null },
+  { name: 'error', type: 'text', value: (a) => a.error ?? null },
+]);
 
 /** How many queued messages of one lane a lease may send, one after the other, each only after the previous one succeeded. */
 const RUN_LENGTH = 16;
@@ -166,21 +195,7 @@ export class Deliverer {
         [heads.map((h) => h.id)],
       );
       await sql(em, `update message set attempts = attempts + 1 where id = any($1)`, [heads.map((h) => h.id)]);
-      await sql(
-        em,
-        `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])`,
-        [
-          heads.map((h) => h.attempt_id),
-          heads.map((h) => h.subscription_id),
-          heads.map((h) => h.id),
-          heads.map((h) => h.event_id),
-          heads.map((h) => h.type),
-          heads.map((h) => h.subject_id),
-          heads.map((h) => h.attempts + 1),
-          heads.map(() => 'pending'),
-        ],
-      );
+      await ATTEMPTS.run(em, heads.map((h) => ({ id: h.attempt_id, message: h, attempt: h.attempts + 1, status: 'pending' })));
       for (const h of rows) h.attempts += 1;
       return [...runs.values()];
     });
@@ -256,7 +271,7 @@ export class Deliverer {
       const gone = result.status === 410;
       const succeeded = result.outcome === 'succeeded';
       const last = !succeeded && !gone && head.attempts > this.config.webhookRetrySchedule.length;
-      const status = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
+      const status: AttemptRow['status'] = succeeded ? 'succeeded' : last ? 'discarded' : 'failed';
       webhookDeliveries.inc({ outcome: status });
       // What becomes of the lane after this message: its next one (finished), a retry after a pause, or waiting for a PUT (gone).
       const next = succeeded || last ? 'next' : gone ? 'gone' : 'retry';
@@ -285,23 +300,9 @@ export class Deliverer {
         );
       }
       if (followers.length) {
-        await sql(
+        await ATTEMPTS.run(
           em,
-          `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status, response_status, duration_ms, error)
-           select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])`,
-          [
-            followers.map((r) => r.head.attempt_id),
-            followers.map((r) => r.head.subscription_id),
-            followers.map((r) => r.head.id),
-            followers.map((r) => r.head.event_id),
-            followers.map((r) => r.head.type),
-            followers.map((r) => r.head.subject_id),
-            followers.map((r) => r.head.attempts),
-            followers.map((r) => r.status),
-            followers.map((r) => r.result.status ?? null),
-            followers.map((r) => r.result.durationMs),
-            followers.map((r) => r.error),
-          ],
+          followers.map((r) => ({ id: r.head.attempt_id, message: r.head, attempt: r.head.attempts, status: r.status, responseStatus: r.result.status ?? null, durationMs: r.result.durationMs, error: r.error })),
         );
       }
       // Finished messages leave the lane; a follower that failed counts its attempt.
@@ -341,7 +342,7 @@ export async function sweep(orm: Orm, retentionDays: number): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:sweep')) as ok`);
     if (!lock!.ok) return;
-    const discarded = await sql<{ id: string; subscription_id: string; event_id: string; type: string; subject_id: string; attempts: number }>(
+    const discarded = await sql<AttemptedMessage & { attempts: number }>(
       em,
       `update message m set state = 'discarded', finished_at = now()
          from subscription s
@@ -351,19 +352,9 @@ export async function sweep(orm: Orm, retentionDays: number): Promise<void> {
       [DISABLED_KEEP_SECONDS],
     );
     if (discarded.length) {
-      await sql(
+      await ATTEMPTS.run(
         em,
-        `insert into attempt (id, subscription_id, message_id, event_id, type, subject_id, attempt, status, error)
-         select *, 'discarded', 'the subscription stayed disabled (410) for 3 days' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
-        [
-          discarded.map(() => newId('webhookAttempt')),
-          discarded.map((d) => d.subscription_id),
-          discarded.map((d) => d.id),
-          discarded.map((d) => d.event_id),
-          discarded.map((d) => d.type),
-          discarded.map((d) => d.subject_id),
-          discarded.map((d) => d.attempts + 1),
-        ],
+        discarded.map((d) => ({ id: newId('webhookAttempt'), message: d, attempt: d.attempts + 1, status: 'discarded', error: 'the subscription stayed disabled (410) for 3 days' })),
       );
       webhookDeliveries.inc({ outcome: 'discarded' }, discarded.length);
     }

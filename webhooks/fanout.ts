@@ -1,4 +1,5 @@
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import { BulkInsert } from '../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
 import { transactionDb, type OutboxEvent } from '../platform/outbox.js';
@@ -20,6 +21,33 @@ export interface NewMessage {
   sequence?: number;
 }
 
+// Inserted in the order given: the sequence numbers drawn for replays and backfills follow it.
+const MESSAGES = new BulkInsert<NewMessage>(
+  'message',
+  [
+    { name: 'id', type: 'text', value: () => newId('webhookMessage') },
+    { name: 'subscription_id', type: 'text', value: (m) => m.subscriptionId },
+    { name: 'event_id', type: 'text', value: (m) => m.eventId },
+    { name: 'sequence', type: 'bigint', value: (m) => m.sequence ?? null, select: (seq) => `coalesce(${seq}, nextval('platform.outbox_sequence'))` },
+    { name: 'lane', type: 'text', value: (m) => m.lane },
+    { name: 'subject_id', type: 'text', value: (m) => m.subjectId },
+    { name: 'type', type: 'text', value: (m) => m.type },
+    { name: 'body', type: 'text', value: (m) => m.body },
+    { name: 'replay_of', type: 'text', value: (m) => m.replayOf ?? null },
+  ],
+  { ordered: true },
+);
+
+const DUE_LANES = new BulkInsert<NewMessage>(
+  'lane',
+  [
+    { name: 'subscription_id', type: 'text', value: (m) => m.subscriptionId },
+    { name: 'lane', type: 'text', value: (m) => m.lane },
+    { name: 'ready_at', sql: 'now()' },
+  ],
+  { tail: 'on conflict (subscription_id, lane) do update set ready_at = coalesce(lane.ready_at, excluded.ready_at)' },
+);
+
 /**
  * Stores messages and makes their lanes due, in the caller's transaction. Rows are written in the
  * order given, which is the order they must go out per lane; a lane that already waits (a retry's
@@ -27,35 +55,10 @@ export interface NewMessage {
  */
 export async function enqueueMessages(em: EntityManager, messages: readonly NewMessage[]): Promise<void> {
   if (!messages.length) return;
-  await sql(
-    em,
-    `insert into message (id, subscription_id, event_id, sequence, lane, subject_id, type, body, replay_of)
-     select m.id, m.sid, m.eid, coalesce(m.seq, nextval('platform.outbox_sequence')), m.lane, m.subject, m.type, m.body, m.replay_of
-       from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-            with ordinality as m(id, sid, eid, seq, lane, subject, type, body, replay_of, n)
-      order by m.n`,
-    [
-      messages.map(() => newId('webhookMessage')),
-      messages.map((m) => m.subscriptionId),
-      messages.map((m) => m.eventId),
-      messages.map((m) => m.sequence ?? null),
-      messages.map((m) => m.lane),
-      messages.map((m) => m.subjectId),
-      messages.map((m) => m.type),
-      messages.map((m) => m.body),
-      messages.map((m) => m.replayOf ?? null),
-    ],
-  );
+  await MESSAGES.run(em, messages);
   const lanes = new Map(messages.map((m) => [`${m.subscriptionId}\u0000${m.lane}`, m]));
   // Sorted so two transactions never take the same lane rows in opposite orders (no deadlock).
-  const keys = [...lanes.values()].sort((a, b) => (a.subscriptionId + a.lane < b.subscriptionId + b.lane ? -1 : 1));
-  await sql(
-    em,
-    `insert into lane (subscription_id, lane, ready_at)
-     select sid, lane, now() from unnest($1::text[], $2::text[]) as l(sid, lane)
-     on conflict (subscription_id, lane) do update set ready_at = coalesce(lane.ready_at, excluded.ready_at)`,
-    [keys.map((m) => m.subscriptionId), keys.map((m) => m.lane)],
-  );
+  await DUE_LANES.run(em, [...lanes.values()].sort((a, b) => (a.subscriptionId + a.lane < b.subscriptionId + b.lane ? -1 : 1)));
 }
 
 interface SubscriptionMatch {

@@ -1,27 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
-import type { PgBoss } from '../platform/queue.js';
+import { ensureQueue, type PgBoss } from '../platform/queue.js';
 import { withDeadLetters } from '../platform/dead-letters.js';
+import { openSecretBox } from '../platform/secret-box.js';
 import { Deliverer, sweep } from './delivery.js';
 import { FanOut } from './fanout.js';
 import { replay } from './replay.js';
 import { backfill, type BackfillSources } from './backfill.js';
-import { SecretBox } from './secret-box.js';
 import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
 
 export { webhooksDbModule } from './db.js';
 export { WebhookSubscriptions } from './subscriptions.js';
+export { WebhookResolver } from './webhook.resolver.js';
 
 /** Delivery log rows and finished messages are kept this long (docs/webhooks.md); replay reaches as far back. */
 export const WEBHOOK_RETENTION_DAYS = 30;
-
-export async function webhookSecretBox(accounts: AccountsService): Promise<SecretBox> {
-  const key = await accounts.sharedSetting('webhook_secret_key', () => randomBytes(32).toString('base64'));
-  return new SecretBox(Buffer.from(key, 'base64'));
-}
 
 export interface WebhooksDeps {
   orm: Orm;
@@ -39,14 +34,13 @@ export type { BackfillSources } from './backfill.js';
 
 export async function createWebhookQueues(boss: PgBoss): Promise<void> {
   for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) {
-    const deadLetters = await withDeadLetters(boss, queue);
-    if (!(await boss.getQueue(queue))) await boss.createQueue(queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...deadLetters });
+    await ensureQueue(boss, queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, queue)) });
   }
 }
 
 /** The services the REST routes use. */
 export async function webhookSubscriptions(deps: Pick<WebhooksDeps, 'orm' | 'boss' | 'accounts' | 'config'>): Promise<WebhookSubscriptions> {
-  return new WebhookSubscriptions(deps.orm, deps.accounts, deps.boss, await webhookSecretBox(deps.accounts), deps.config);
+  return new WebhookSubscriptions(deps.orm, deps.accounts, deps.boss, await openSecretBox(deps.accounts), deps.config);
 }
 
 /**
@@ -55,7 +49,7 @@ export async function webhookSubscriptions(deps: Pick<WebhooksDeps, 'orm' | 'bos
  */
 export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Promise<void>> {
   const { orm, boss, accounts, config, logger } = deps;
-  const box = await webhookSecretBox(accounts);
+  const box = await openSecretBox(accounts);
   const deliverer = new Deliverer(orm, box, config, logger.child({ part: 'webhooks' }));
   const fanOut = new FanOut(orm, boss, accounts, deps.outboxQueue);
   await fanOut.ensureIndex();

@@ -9,7 +9,7 @@ import { enqueueInTransaction } from '../platform/outbox.js';
 import type { Page, PageRequest } from '../platform/pagination.js';
 import type { PgBoss } from '../platform/queue.js';
 import { checkCallbackUrl, generateSigningSecret } from '../platform/outbound/index.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../platform/secret-box.js';
 import type { CreateWebhookBody, DeliveryDocument, UpdateWebhookBody, WebhookDocument, WebhookTopic } from './webhook.schemas.js';
 
 export const WEBHOOK_BACKFILL_QUEUE = 'webhooks-backfill';

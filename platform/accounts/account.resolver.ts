@@ -58,7 +58,7 @@ export class StoreSummary {
   createdAt!: Date;
 }
 
-/** Account administration for the admin token (served by the returns subgraph). */
+/** Account administration for the admin token (in the platform subgraph, server/platform-subgraph.ts). */
 @Resolver()
 export class AccountResolver {
   constructor(private readonly accounts: AccountsService) {}

@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { AppError, invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Principal } from '../auth.js';
+import { isScope, SCOPES, type Principal, type Scope } from '../auth.js';
 import { sql, type Orm } from '../db/orm.js';
 import { CREDENTIALS_CHANNEL, type CredentialCache } from './credential-cache.js';
-import { generateSecret, hashSecret, isScope, safeEqual, secretPrefix, SCOPES, type Scope } from './credentials.js';
+import { generateSecret, hashSecret, safeEqual, secretPrefix } from './credentials.js';
 
 export interface CreatedAccount {
   accountId: string;

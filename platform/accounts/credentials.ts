@@ -1,24 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Scopes an API secret can carry (decisions section 2). New secrets get all of them by default. */
-export const SCOPES = [
-  'returns_read',
-  'returns_write',
-  'customer_events_write',
-  'customers_read',
-  'inventory_read',
-  'inbound_shipments_read',
-  'webhooks_read',
-  'webhooks_write',
-  'orders_write',
-  'flows_read',
-  'flows_write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
+// Scopes belong to authorization (platform/auth.ts); re-exported for importers not moved there yet.
+export type { Scope } from '../auth.js';
 
 /**
  * Secrets carry 32 random bytes, so a plain SHA-256 is a sound one-way hash for

@@ -1,6 +1,5 @@
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { Scope } from '../accounts/credentials.js';
-import { authorizeStore, canSeeStore, storeNotFound } from '../auth.js';
+import { authorizeStore, canSeeStore, storeNotFound, type Scope } from '../auth.js';
 import { memoize, type GraphQLContext } from './context.js';
 
 /**

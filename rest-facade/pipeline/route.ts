@@ -1,8 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import type { Scope } from '../../platform/accounts/credentials.js';
-import { hasScope, scopeForbidden, storeNotFound, type Principal } from '../../platform/auth.js';
+import { hasScope, scopeForbidden, storeNotFound, type Principal, type Scope } from '../../platform/auth.js';
 import { invalid, type FieldError } from '../../platform/errors.js';
 import type { ProblemSlug } from '../../platform/problems.js';
 import { storeVisible } from '../../platform/graphql/authorize.js';

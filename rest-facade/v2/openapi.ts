@@ -1,4 +1,4 @@
-import { SCOPES } from '../../platform/accounts/credentials.js';
+import { SCOPES } from '../../platform/auth.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
 import { openApiDocument, type ApiDescription } from '../openapi.js';

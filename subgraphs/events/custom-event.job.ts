@@ -1,7 +1,7 @@
 import type { JobResult } from 'pg-boss';
 import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
-import type { PgBoss } from '../../platform/queue.js';
+import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
 import { applyEachAlone } from '../../platform/job-batches.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
@@ -14,17 +14,14 @@ import { UnprocessableJobError, type CustomEventService } from './custom-event.s
  * changes nothing the second time.
  */
 export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
-  const deadLetters = await withDeadLetters(boss, CUSTOM_EVENTS_QUEUE);
-  if (!(await boss.getQueue(CUSTOM_EVENTS_QUEUE))) {
-    await boss.createQueue(CUSTOM_EVENTS_QUEUE, {
-      ...deadLetters,
-      retryLimit: 5,
-      retryDelay: 2,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      expireInSeconds: 60,
-    });
-  }
+  await ensureQueue(boss, CUSTOM_EVENTS_QUEUE, {
+    ...(await withDeadLetters(boss, CUSTOM_EVENTS_QUEUE)),
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+  });
 }
 
 interface BatchJob {

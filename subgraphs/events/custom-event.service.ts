@@ -1,3 +1,4 @@
+import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { publish, settleInTransaction, type ClaimedJob } from '../../platform/outbox.js';
 import { CustomEventCreated } from './custom-event.events.js';
@@ -37,6 +38,27 @@ export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
 const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
   value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
 
+// The primary key decides: a concurrent transaction with the same key waits for this one and then finds it taken.
+const UNIQUE_ID_CLAIMS = new BulkInsert<CustomEventJob>(
+  'custom_event_unique_id',
+  [
+    { name: 'store_id', type: 'text', value: (j) => j.storeId },
+    { name: 'unique_id', type: 'text', value: (j) => j.event.uniqueId },
+    { name: 'event_id', type: 'text', value: (j) => j.eventId },
+  ],
+  { tail: 'on conflict do nothing returning event_id as "eventId"' },
+);
+
+const EVENT_PROPERTIES = new BulkInsert<[storeId: string, eventName: string, key: string, type: string]>(
+  'event_property',
+  [
+    { name: 'store_id', type: 'text', value: (e) => e[0] },
+    { name: 'event_name', type: 'text', value: (e) => e[1] },
+    { name: 'key', type: 'text', value: (e) => e[2] },
+    { name: 'type', type: 'text', value: (e) => e[3] },
+  ],
+  { tail: 'on conflict do nothing' },
+);
 
 /** Job data that cannot be processed whatever the retries (it did not come from the ingestion path). */
 export class UnprocessableJobError extends Error {}
@@ -130,20 +152,10 @@ export class CustomEventService {
     for (const { id } of applied) outcomes.set(id, 'already-processed');
     const pending = batch.filter((j) => !outcomes.has(j.eventId));
 
-    // The primary key decides: a concurrent transaction with the same key waits for this one and then
-    // finds it taken; within the batch, the first job with a key wins.
+    // Within the batch, the first job with a key wins.
     const keyed = pending.filter((j) => j.event.uniqueId !== undefined);
     if (keyed.length) {
-      const claimed = new Set(
-        (
-          await sql<{ eventId: string }>(
-            em,
-            `insert into custom_event_unique_id (store_id, unique_id, event_id)
-             select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing returning event_id as "eventId"`,
-            [keyed.map((j) => j.storeId), keyed.map((j) => j.event.uniqueId), keyed.map((j) => j.eventId)],
-          )
-        ).map((r) => r.eventId),
-      );
+      const claimed = new Set((await UNIQUE_ID_CLAIMS.run<{ eventId: string }>(em, keyed)).map((r) => r.eventId));
       for (const j of keyed) if (!claimed.has(j.eventId)) outcomes.set(j.eventId, 'duplicate');
     }
     const toStore = pending.filter((j) => !outcomes.has(j.eventId));
@@ -194,13 +206,7 @@ export class CustomEventService {
       }
     }
     if (fresh.size) {
-      const entries = [...fresh.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e);
-      await sql(
-        em,
-        `insert into event_property (store_id, event_name, key, type)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) on conflict do nothing`,
-        [0, 1, 2, 3].map((i) => entries.map((e) => e[i])),
-      );
+      await EVENT_PROPERTIES.run(em, [...fresh.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e));
       learned.push(...fresh.keys());
     }
 

@@ -11,13 +11,8 @@ import { Migration20261122000300_customers } from './migrations/Migration2026112
 import { Migration20261122000310_custom_events } from './migrations/Migration20261122000310_custom_events.js';
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
-import { WebhookResolver, type WebhookReads } from './webhook.resolver.js';
-
-/** The events subgraph also serves webhook subscriptions to dashboards, read through the webhooks module the runtime gives it. */
-export type EventsSubgraphDeps = SubgraphDeps & { webhooks?: WebhookReads };
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
-import { webhookSecretBox } from '../../webhooks/index.js';
-import type { SecretBox } from '../../webhooks/secret-box.js';
+import { openSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
@@ -39,7 +34,7 @@ function createServices(deps: SubgraphDeps) {
   // read (or made) once per process, on first use.
   let box: Promise<SecretBox> | undefined;
   const openBox = () =>
-    (box ??= webhookSecretBox(deps.accounts).catch((err: unknown) => {
+    (box ??= openSecretBox(deps.accounts).catch((err: unknown) => {
       box = undefined; // a failed read is retried by the next caller
       throw err;
     }));
@@ -70,7 +65,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, WebhookResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -93,7 +88,6 @@ export const eventsSubgraph: SubgraphDefinition = {
         new CustomerResolver({ customers, events, accounts: deps.accounts }),
         new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
         new SegmentResolver({ segments, accounts: deps.accounts }),
-        new WebhookResolver({ webhooks: (deps as EventsSubgraphDeps).webhooks, accounts: deps.accounts }),
         new TemplateResolver({ templates, events, customers, accounts: deps.accounts }),
         new FlowResolver({ flows, customers, accounts: deps.accounts }),
         new FlowRunResolver({ flows, customers, accounts: deps.accounts }),

@@ -1,5 +1,3 @@
-import { AccountResolver } from '../../platform/accounts/account.resolver.js';
-import { DeadLetterResolver } from '../../platform/dead-letters.resolver.js';
 import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
@@ -27,7 +25,7 @@ import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, AccountResolver, DeadLetterResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver] as const;
 const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -61,8 +59,6 @@ export const returnsSubgraph: SubgraphDefinition = {
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
-        new AccountResolver(deps.accounts),
-        new DeadLetterResolver(deps.boss),
       ],
       references: returnReferences(resolverDeps),
     });

@@ -1,7 +1,7 @@
 import type { Job } from 'pg-boss';
 import { withDeadLetters } from '../../platform/dead-letters.js';
 import { OUTBOX_RETENTION_SECONDS } from '../../platform/outbox.js';
-import type { PgBoss } from '../../platform/queue.js';
+import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return.changes.js';
 
@@ -9,9 +9,7 @@ export async function createCompletionQueue(boss: PgBoss): Promise<void> {
   // A completion that fails (the database restarting) is retried; running it twice completes once. A client was
   // told the completion is queued, so an unworked job is kept as long as outbox events are (not pg-boss's 14 days).
   // One that keeps failing is dead-lettered, visible to the admin (platform/dead-letters.ts).
-  const options = { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, RETURN_COMPLETION_QUEUE)) };
-  if (!(await boss.getQueue(RETURN_COMPLETION_QUEUE))) await boss.createQueue(RETURN_COMPLETION_QUEUE, options);
-  else await boss.updateQueue(RETURN_COMPLETION_QUEUE, options);
+  await ensureQueue(boss, RETURN_COMPLETION_QUEUE, { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, RETURN_COMPLETION_QUEUE)) });
 }
 
 /**

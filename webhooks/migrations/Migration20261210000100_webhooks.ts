@@ -11,7 +11,7 @@ export class Migration20261210000100_webhooks extends Migration {
       store_id text not null,
       topic text not null,
       url text not null,
-      -- Sent to the subscriber, so kept recoverable: AES-256-GCM under the service's key (secret-box.ts).
+      -- Sent to the subscriber, so kept recoverable: AES-256-GCM under the service's key (platform/secret-box.ts).
       auth_token_sealed text,
       auth_token_last4 text,
       signing_secret_sealed text not null,

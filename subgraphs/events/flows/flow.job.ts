@@ -5,7 +5,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { flowRunsStarted } from '../../../platform/metrics.js';
 import { OUTBOX_RETENTION_SECONDS, isEventOf, subscribeQueue, type OutboxEvent } from '../../../platform/outbox.js';
 import type { Orm } from '../../../platform/db/orm.js';
-import type { PgBoss } from '../../../platform/queue.js';
+import { ensureQueue, type PgBoss } from '../../../platform/queue.js';
 import { CustomEventCreated, type CustomEventCreatedData } from '../custom-event.events.js';
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
 import { FLOW_TRIGGERS_QUEUE } from './flow.triggers.js';
@@ -28,7 +28,7 @@ export async function createFlowQueues(boss: PgBoss): Promise<void> {
   // while (provider timeouts), so its claim lasts long, but the worker's heartbeat shows it alive: the batch of
   // a process that died is taken again within seconds of its last heartbeat. A claim taken from a live but slow
   // worker is harmless: the runs stay locked until it commits, and its tokens then turn the copy into a no-op.
-  const steps = {
+  await ensureQueue(boss, FLOW_STEPS_QUEUE, {
     notify: true,
     retentionSeconds: OUTBOX_RETENTION_SECONDS,
     retryLimit: 5,
@@ -38,9 +38,7 @@ export async function createFlowQueues(boss: PgBoss): Promise<void> {
     expireInSeconds: 900,
     heartbeatSeconds: 10,
     ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)),
-  };
-  if (!(await boss.getQueue(FLOW_STEPS_QUEUE))) await boss.createQueue(FLOW_STEPS_QUEUE, steps);
-  else await boss.updateQueue(FLOW_STEPS_QUEUE, steps);
+  });
 }
 
 interface BatchJob<T> {

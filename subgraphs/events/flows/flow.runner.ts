@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountsService } from '../../../platform/accounts/accounts.service.js';
 import type { Config } from '../../../platform/config.js';
+import { BulkInsert } from '../../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { newId } from '../../../platform/ids.js';
 import { flowSteps } from '../../../platform/metrics.js';
@@ -8,7 +9,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox.js';
 import { deliver, retryDelayMs } from '../../../platform/outbound/index.js';
 import type { PgBoss } from '../../../platform/queue.js';
-import type { SecretBox } from '../../../webhooks/secret-box.js';
+import type { SecretBox } from '../../../platform/secret-box.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
 import type { CustomerRow, CustomerService } from '../customer.service.js';
@@ -125,16 +126,7 @@ export class FlowRunner {
         compiler.params,
       );
       if (!matched.length) continue;
-      const rows = matched.map((m) => ({ id: newId('flowRun'), token: randomUUID(), ...m }));
-      const inserted = await sql<{ id: string; token: string }>(
-        em,
-        `insert into flow_run (id, flow_id, version, store_id, customer_id, event_id, status, next_path, step_token)
-         select r.id, $1, $2, $3, r.customer_id, r.event_id, 'RUNNING', '0', r.token
-           from unnest($4::text[], $5::text[], $6::text[], $7::text[]) r(id, customer_id, event_id, token)
-         on conflict (flow_id, event_id) do nothing
-         returning id, step_token as token`,
-        [flow.id, flow.version, flow.storeId, rows.map((r) => r.id), rows.map((r) => r.customerId), rows.map((r) => r.eventId), rows.map((r) => r.token)],
-      );
+      const inserted = await NEW_RUNS.run<{ id: string; token: string }>(em, matched.map((m) => ({ id: newId('flowRun'), token: randomUUID(), flow, ...m })));
       await enqueueInTransaction<FlowStepJob>(this.deps.boss, em, FLOW_STEPS_QUEUE, inserted.map((r) => ({ runId: r.id, storeId: flow.storeId, token: r.token })));
       started += inserted.length;
     }
@@ -324,6 +316,30 @@ export class FlowRunner {
   }
 }
 
+interface NewRun {
+  id: string;
+  flow: { id: string; version: number; storeId: string };
+  customerId: string;
+  eventId: string;
+  token: string;
+}
+
+const NEW_RUNS = new BulkInsert<NewRun>(
+  'flow_run',
+  [
+    { name: 'id', type: 'text', value: (r) => r.id },
+    { name: 'flow_id', type: 'text', value: (r) => r.flow.id },
+    { name: 'version', type: 'int', value: (r) => r.flow.version },
+    { name: 'store_id', type: 'text', value: (r) => r.flow.storeId },
+    { name: 'customer_id', type: 'text', value: (r) => r.customerId },
+    { name: 'event_id', type: 'text', value: (r) => r.eventId },
+    { name: 'status', sql: "'RUNNING'" },
+    { name: 'next_path', sql: "'0'" },
+    { name: 'step_token', type: 'text', value: (r) => r.token },
+  ],
+  { tail: 'on conflict (flow_id, event_id) do nothing returning id, step_token as token' },
+);
+
 interface RunUpdate {
   id: string;
   storeId: string;
@@ -350,6 +366,42 @@ interface MessageWrite {
   error: string | null;
 }
 
+// A step recorded again (a retry) keeps its place; clock_timestamp() per row keeps the recorded order of a run's steps.
+const STEP_RECORDS = new BulkInsert<{ runId: string } & Recorded>(
+  'flow_run_step',
+  [
+    { name: 'run_id', type: 'text', value: (r) => r.runId },
+    { name: 'path', type: 'text', value: (r) => r.path },
+    { name: 'type', type: 'text', value: (r) => r.type },
+    { name: 'status', type: 'text', value: (r) => r.status },
+    { name: 'detail', type: 'text', value: (r) => r.detail },
+  ],
+  { tail: 'on conflict (run_id, path) do update set status = excluded.status, detail = excluded.detail, at = clock_timestamp()' },
+);
+
+const MESSAGES = new BulkInsert<MessageWrite>(
+  'message',
+  [
+    { name: 'id', type: 'text', value: () => newId('flowMessage') },
+    { name: 'store_id', type: 'text', value: (m) => m.storeId },
+    { name: 'customer_id', type: 'text', value: (m) => m.customerId },
+    { name: 'flow_id', type: 'text', value: (m) => m.flowId },
+    { name: 'flow_run_id', type: 'text', value: (m) => m.runId },
+    { name: 'step_path', type: 'text', value: (m) => m.path },
+    { name: 'channel', type: 'text', value: (m) => m.channel },
+    { name: '"to"', type: 'text', value: (m) => m.to },
+    { name: 'subject', type: 'text', value: (m) => m.subject },
+    { name: 'body', type: 'text', value: (m) => m.body },
+    { name: 'status', type: 'text', value: (m) => m.status },
+    { name: 'provider', type: 'text', value: (m) => m.provider },
+    { name: 'error', type: 'text', value: (m) => m.error },
+  ],
+  {
+    tail: `on conflict (flow_run_id, step_path) do update set "to" = excluded."to", subject = excluded.subject, body = excluded.body,
+           status = excluded.status, provider = excluded.provider, error = excluded.error`,
+  },
+);
+
 /** What a batch of runs wrote, flushed with one statement per table at the end of the batch's transaction. */
 class BatchWrites {
   readonly steps: ({ runId: string } & Recorded)[] = [];
@@ -366,27 +418,8 @@ class BatchWrites {
 
   async flush(em: EntityManager, boss: PgBoss): Promise<void> {
     const col = <T, K extends keyof T>(rows: T[], key: K) => rows.map((r) => r[key]);
-    if (this.steps.length) {
-      // clock_timestamp() per row keeps the recorded order of a run's steps.
-      await sql(
-        em,
-        `insert into flow_run_step (run_id, path, type, status, detail)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-         on conflict (run_id, path) do update set status = excluded.status, detail = excluded.detail, at = clock_timestamp()`,
-        [col(this.steps, 'runId'), col(this.steps, 'path'), col(this.steps, 'type'), col(this.steps, 'status'), col(this.steps, 'detail')],
-      );
-    }
-    if (this.messages.length) {
-      const m = this.messages;
-      await sql(
-        em,
-        `insert into message (id, store_id, customer_id, flow_id, flow_run_id, step_path, channel, "to", subject, body, status, provider, error)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-         on conflict (flow_run_id, step_path) do update set "to" = excluded."to", subject = excluded.subject, body = excluded.body,
-           status = excluded.status, provider = excluded.provider, error = excluded.error`,
-        [m.map(() => newId('flowMessage')), col(m, 'storeId'), col(m, 'customerId'), col(m, 'flowId'), col(m, 'runId'), col(m, 'path'), col(m, 'channel'), col(m, 'to'), col(m, 'subject'), col(m, 'body'), col(m, 'status'), col(m, 'provider'), col(m, 'error')],
-      );
-    }
+    await STEP_RECORDS.run(em, this.steps);
+    await MESSAGES.run(em, this.messages);
     if (this.runs.length) {
       const r = this.runs;
       await sql(

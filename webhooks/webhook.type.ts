@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { ConnectionType } from '../../platform/graphql/connection.js';
+import { ConnectionType } from '../platform/graphql/connection.js';
 
 /** A webhook subscription as dashboards read it (the REST document's fields; the bearer token masked). */
 @ObjectType('WebhookSubscription')

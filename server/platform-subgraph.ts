@@ -1,0 +1,26 @@
+import { AccountResolver } from '../platform/accounts/account.resolver.js';
+import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import { DeadLetterResolver } from '../platform/dead-letters.resolver.js';
+import { buildFederatedSchema, type FederatedSchema } from '../platform/graphql/build-federated-schema.js';
+import type { PgBoss } from '../platform/queue.js';
+import { WebhookResolver, type WebhookSubscriptions } from '../webhooks/index.js';
+
+export interface PlatformSubgraphDeps {
+  accounts: AccountsService;
+  boss: PgBoss;
+  webhooks: WebhookSubscriptions;
+}
+
+const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver] as const;
+
+/**
+ * The platform subgraph (platform/subgraph.ts#PLATFORM_GRAPH): the platform's admin resolvers and the
+ * webhooks module's dashboard resolver, assembled here because webhooks sits above the platform.
+ * Without deps only the SDL is meaningful (composition).
+ */
+export function platformSubgraph(deps?: PlatformSubgraphDeps): Promise<FederatedSchema> {
+  return buildFederatedSchema({
+    resolvers: [...RESOLVERS],
+    instances: deps && [new AccountResolver(deps.accounts), new DeadLetterResolver(deps.boss), new WebhookResolver(deps)],
+  });
+}
