@@ -22,11 +22,8 @@ const typeOf = (contract: OutboxContract) => contract.type.slice(contract.type.i
 
 function topic<P extends TProperties>(contracts: readonly OutboxContract[], backfill: boolean, documents: P, summaries: Record<string, string>) {
   const types = [...contracts.map(typeOf), ...(backfill ? ['backfill'] : [])];
-  const envelope = {
-    type: OneOf(types, { description: '`backfill`: sent once per existing subject when the subscription was created with `backfill: true`.' }),
-    at: DateTime({ description: 'When the change committed (for a backfill, when it was sent).' }),
-  };
-  return { contracts, types, summaries, body: Strict({ ...envelope, ...documents }) };
+  const at = DateTime({ description: 'When the change committed (for a backfill, when it was sent).' });
+  return { contracts, types, summaries, body: Strict({ type: OneOf(types), at, ...documents }) };
 }
 
 /**
@@ -102,12 +99,10 @@ export function payload(topic: WebhookTopic, type: string, at: string, data: unk
   }
 }
 
-/** One kind of request a subscriber receives, named `<topic>.<type>` (`return.created`). */
+/** One kind of request a subscriber receives, named `<topic>.<type>` (`return.created`), with its JSON body (its `type` fixed). */
 export interface WebhookDelivery {
   name: string;
-  topic: WebhookTopic;
   summary: string;
-  /** The JSON body, its `type` fixed. */
   body: TSchema;
 }
 
@@ -118,7 +113,7 @@ export function webhookDeliveries(): WebhookDelivery[] {
     return types.map((type) => {
       const summary = summaries[type];
       if (!summary) throw new Error(`the ${name} topic's ${type} deliveries have no summary`);
-      return { name: `${name}.${type}`, topic: name, summary, body: Strict({ ...body.properties, type: Type.Literal(type) }) };
+      return { name: `${name}.${type}`, summary, body: Strict({ ...body.properties, type: Type.Literal(type) }) };
     });
   });
 }

@@ -1,7 +1,7 @@
 import { SCOPES } from '../../platform/accounts/credentials.js';
-import { webhookDeliveries } from '../../webhooks/public.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
+import { webhookDeliveries } from '../../webhooks/public.js';
 import { openApiDocument, type ApiDescription } from '../openapi.js';
 import type { HeaderSpec } from '../pipeline/route.js';
 import { RouteList } from '../pipeline/routing.js';

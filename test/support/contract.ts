@@ -121,31 +121,36 @@ export async function assertConforms(method: string, url: string, res: Response)
   if (problems.length) throw new Error(`The response drifts from the OpenAPI document:\n- ${problems.slice(0, 20).join('\n- ')}`);
 }
 
-/** A contract's event as stored: the envelope of platform/outbox.ts around the declared payload. */
-const envelopes = new Map(
-  PUBLISHED_EVENTS.map((c: OutboxContract) => [
-    `${c.type}@${c.version}`,
-    ajv.compile(
-      Strict({
-        id: Type.String({ pattern: '^evt_' }),
-        type: Type.Literal(c.type),
-        version: Type.Literal(c.version),
-        storeId: Type.String(),
-        subjectType: Type.Literal(c.subjectType),
-        subjectId: Type.String(),
-        occurredAt: DateTime(),
-        sequence: Int({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-        data: c.schema,
-      }),
-    ),
-  ]),
-);
+const contracts = new Map(PUBLISHED_EVENTS.map((c) => [`${c.type}@${c.version}`, c]));
+const envelopes = new Map<OutboxContract, ValidateFunction>();
 
-/** The ways a stored outbox event breaks its contract (empty when it conforms, or when no contract declares it). */
+/** A contract's event as stored: the envelope of platform/outbox.ts around the declared payload. */
+function envelope(c: OutboxContract): ValidateFunction {
+  let validate = envelopes.get(c);
+  if (!validate) {
+    const schema = Strict({
+      id: Type.String({ pattern: '^evt_' }),
+      type: Type.Literal(c.type),
+      version: Type.Literal(c.version),
+      storeId: Type.String(),
+      subjectType: Type.Literal(c.subjectType),
+      subjectId: Type.String(),
+      occurredAt: DateTime(),
+      sequence: Int({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      data: c.schema,
+    });
+    envelopes.set(c, (validate = ajv.compile(schema)));
+  }
+  return validate;
+}
+
+/** The ways a stored outbox event breaks its contract (empty when it conforms). */
 export function eventViolations(event: OutboxEvent): string[] {
-  const validate = envelopes.get(`${event.type}@${event.version}`);
-  if (!validate) return [`${event.type} (version ${event.version}) is published but no subgraph declares it`];
-  return validate(event) ? [] : errorsOf(`${event.type} ${event.id}`, validate);
+  const contract = contracts.get(`${event.type}@${event.version}`);
+  if (!contract) return [`${event.type} (version ${event.version}) is published but no subgraph declares it`];
+  const where = `${event.type} ${event.id}`;
+  const validate = envelope(contract);
+  return validate(event) ? [] : errorsOf(where, validate);
 }
 
 /** The ways a webhook request breaks the document's entry for its topic and type: a missing header, a body off its schema. */
