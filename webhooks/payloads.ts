@@ -18,7 +18,8 @@ interface Topic {
   summaries: Readonly<Record<string, string>>;
 }
 
-const typeOf = (contract: OutboxContract) => contract.type.slice(contract.type.indexOf('.') + 1);
+/** `created` of `return.created`. */
+const typeOf = (event: { type: string }) => event.type.slice(event.type.indexOf('.') + 1);
 
 function topic<P extends TProperties>(contracts: readonly OutboxContract[], backfill: boolean, documents: P, summaries: Record<string, string>) {
   const types = [...contracts.map(typeOf), ...(backfill ? ['backfill'] : [])];
@@ -70,7 +71,7 @@ export function route(event: OutboxEvent): Routed | null {
   if (!topic) return null;
   // A custom event is its own subject, but its order is its customer's history.
   const lane = isEventOf(CustomEventCreated, event) ? event.data.customer.id : event.subjectId;
-  return { topic, type: event.type.slice(event.type.indexOf('.') + 1), subjectId: event.subjectId, lane };
+  return { topic, type: typeOf(event), subjectId: event.subjectId, lane };
 }
 
 /**
