@@ -3,6 +3,7 @@ import { sql, type DbModule } from './db/orm.js';
 import { ulid } from './ids.js';
 import { Migration20261210000000_outbox_sequence } from './migrations/Migration20261210000000_outbox_sequence.js';
 import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
+import type { Static, TSchema } from './validation/index.js';
 
 /**
  * Domain events, written in the same transaction as the change they describe
@@ -11,8 +12,8 @@ import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queu
  * to the events they need (pg-boss pub/sub), so each gets every event.
  *
  * Each event type is a contract (`outboxContract`) owned by the subgraph that
- * emits it: its name, version, subject and payload type, used by the
- * producer and by every consumer. This module knows no domain event.
+ * emits it: its name, version, subject and payload schema (TypeBox), used by
+ * the producer and by every consumer. This module knows no domain event.
  */
 export interface OutboxEvent<Type extends string = string, Data = unknown> {
   /** `evt_...`, unique per event: consumers deduplicate on it. */
@@ -35,21 +36,25 @@ export interface OutboxEvent<Type extends string = string, Data = unknown> {
   data: Data;
 }
 
-export interface OutboxContract<Type extends string = string, Data = unknown> {
+export interface OutboxContract<Type extends string = string, Schema extends TSchema = TSchema> {
   readonly type: Type;
   readonly version: number;
   readonly subjectType: string;
-  /** Carries the payload type for TypeScript; never set. */
-  readonly data?: Data;
+  /**
+   * The payload (`data`) as published: its TypeScript type is `Static<Schema>`, so the code that
+   * builds it must produce exactly this; the API reference describes webhook payloads with it.
+   */
+  readonly schema: Schema;
 }
 
-/** Declares an event type: `outboxContract<Payload>()('return.updated', 'return')`. */
-export function outboxContract<Data>() {
-  return <const Type extends string>(type: Type, subjectType: string, version = 1): OutboxContract<Type, Data> => ({ type, version, subjectType });
+/** Declares an event type: `outboxContract('return.updated', 'return', 1, ReturnEventDataSchema)`. */
+export function outboxContract<const Type extends string, Schema extends TSchema>(type: Type, subjectType: string, version: number, schema: Schema): OutboxContract<Type, Schema> {
+  return { type, version, subjectType, schema };
 }
 
-type DataOf<C> = C extends OutboxContract<string, infer D> ? D : never;
-type TypeOf<C> = C extends OutboxContract<infer T, unknown> ? T : never;
+/** The payload type of a contract. */
+export type DataOf<C> = C extends OutboxContract<string, infer S> ? Static<S> : never;
+type TypeOf<C> = C extends OutboxContract<infer T> ? T : never;
 
 /** Whether an event received from a queue is one of this contract (type and version). */
 export function isEventOf<C extends OutboxContract>(contract: C, event: OutboxEvent): event is OutboxEvent<TypeOf<C>, DataOf<C>> {

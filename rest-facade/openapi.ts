@@ -9,7 +9,8 @@ import type { DocumentedTable } from './pipeline/routing.js';
  * same specs the pipeline validates with (query, body), the responses each
  * route declares, the problems the pipeline and the route answer with. Any
  * table works (RouteTable or RouteList); what differs between APIs (title,
- * security scheme, error format, pagination) comes with its description.
+ * security scheme, error format, pagination, the webhooks it sends) comes
+ * with its description.
  */
 
 export type JsonObject = Record<string, unknown>;
@@ -47,6 +48,20 @@ export interface ApiDescription {
    * (a surface that ignores unknown parameters). Default: the problem's status.
    */
   problemStatus?(slug: ProblemSlug, status: number): number | null;
+  /** The requests the API sends to its subscribers (OpenAPI 3.1 `webhooks`). */
+  webhooks?: WebhooksDescription;
+}
+
+/** Outgoing requests: one POST per kind of delivery, all signed and answered the same way. */
+export interface WebhooksDescription {
+  tag?: string;
+  /** Said of every delivery (how it is signed, ordered, retried). */
+  description: string;
+  /** Headers every delivery carries. */
+  headers: Record<string, HeaderSpec>;
+  /** What the subscriber's answers mean, by status or range (`2XX`, `default`). */
+  responses: Record<string, ResponseSpec>;
+  deliveries: readonly { name: string; summary: string; body: TSchema }[];
 }
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -110,6 +125,10 @@ function headersObject(components: Components, headers: Record<string, HeaderSpe
   return entries.length ? Object.fromEntries(entries.map(([name, h]) => [name, headerObject(components, h)])) : undefined;
 }
 
+function headerParameters(components: Components, headers: Record<string, HeaderSpec>): JsonObject[] {
+  return Object.entries(headers).map(([name, h]) => ({ name, in: 'header', ...headerObject(components, h) }));
+}
+
 function mergeProblems(api: ApiDescription, ...sets: ProblemsByStatus[]): [number, ProblemSlug[]][] {
   const merged = new Map<number, ProblemSlug[]>();
   for (const set of sets) {
@@ -152,7 +171,7 @@ function operationObject(components: Components, api: ApiDescription, method: st
     ...pathParameters,
     ...queryParameters(components, spec.query),
     ...(pagination?.parameters ?? []).map((p) => ({ name: p.name, in: p.in, description: p.description, schema: components.schema(p.schema) })),
-    ...Object.entries(spec.headers ?? {}).map(([name, h]) => ({ name, in: 'header', ...headerObject(components, h) })),
+    ...headerParameters(components, spec.headers ?? {}),
   ];
   const responses: JsonObject = {};
   for (const [status, response] of Object.entries(spec.responses) as [string, ResponseSpec][]) {
@@ -211,14 +230,42 @@ export function openApiDocument(table: DocumentedTable, api: ApiDescription): Js
     operationIds.add(String(operation.operationId));
     (paths[path.replace(/:(\w+)/g, '{$1}')] ??= {})[method.toLowerCase()] = operation;
   }
+  const webhooks = api.webhooks ? webhooksObject(components, api.webhooks) : undefined;
   return {
     openapi: '3.1.0',
     info: api.info,
     servers: [{ url: api.basePath }],
     ...(api.tags ? { tags: api.tags } : {}),
     paths,
+    ...(webhooks ? { webhooks } : {}),
     components: { schemas: sortKeys(components.schemas), securitySchemes: api.securitySchemes },
   };
+}
+
+/** The document's `webhooks`: a path item per delivery, keyed by its name. */
+function webhooksObject(components: Components, webhooks: WebhooksDescription): JsonObject {
+  const parameters = headerParameters(components, webhooks.headers);
+  const responses = Object.fromEntries(
+    Object.entries(webhooks.responses).map(([status, r]) => {
+      const headers = headersObject(components, r.headers ?? {});
+      return [status, { description: r.description, ...(headers ? { headers } : {}) }];
+    }),
+  );
+  return Object.fromEntries(
+    webhooks.deliveries.map((d) => [
+      d.name,
+      {
+        post: {
+          summary: d.summary,
+          description: webhooks.description,
+          ...(webhooks.tag ? { tags: [webhooks.tag] } : {}),
+          parameters,
+          requestBody: { required: true, content: { 'application/json': { schema: components.schema(d.body) } } },
+          responses,
+        },
+      },
+    ]),
+  );
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

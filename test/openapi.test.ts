@@ -36,6 +36,20 @@ describe('OpenAPI documents', () => {
     expect(JSON.stringify(doc)).toContain('"x-unique-items-by"');
   });
 
+  it('describe each webhook delivery: its signed headers and a body that carries the REST documents (components, not copies)', () => {
+    const doc = JSON.parse(committed('v2.2.json'));
+    const body = (name: string) => doc.webhooks[name].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(['return.created', 'return.updated', 'return.backfill', 'inventory_item.updated', 'inbound_shipment.created', 'custom_event.created']));
+    expect(doc.webhooks['custom_event.backfill']).toBeUndefined();
+    expect(body('return.updated').properties).toMatchObject({ type: { const: 'updated' }, return: { $ref: '#/components/schemas/Return' }, order: { $ref: '#/components/schemas/Order' } });
+    expect(body('inventory_item.backfill').properties.inventory_item).toEqual({ $ref: '#/components/schemas/InventoryItem' });
+    expect(body('inbound_shipment.created').properties.inbound_shipment).toEqual({ $ref: '#/components/schemas/InboundShipment' });
+    expect(body('custom_event.created').properties).toMatchObject({ event: { $ref: '#/components/schemas/CustomEvent' }, customer: { $ref: '#/components/schemas/Customer' } });
+    const post = doc.webhooks['return.created'].post;
+    expect(post.parameters.map((p: { name: string; in: string; required: boolean }) => `${p.in}:${p.name}:${p.required}`)).toEqual(['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true']);
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['2XX', '410', '429', 'default']));
+  });
+
   it('document the compatibility API in its own terms: the raw key header, Loop\'s bodies, Laravel\'s 422, link pagination', () => {
     const doc = JSON.parse(committed('api-v1.json'));
     expect(doc.servers).toEqual([{ url: '/api/v1' }]);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../platform/db/orm.js';
 import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, subscribeQueue } from '../platform/outbox.js';
+import { Strict, Type } from '../platform/validation/index.js';
 import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 
-const TestEvent = outboxContract<{ status: string }>()('test.outbox_checked', 'test');
+const TestEvent = outboxContract('test.outbox_checked', 'test', 1, Strict({ status: Type.String() }));
 const TEST_QUEUE = 'test-outbox-consumer';
 
 describe('transactional outbox', () => {

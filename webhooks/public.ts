@@ -1,4 +1,5 @@
-/** What the facade may use of the webhooks module: the subscription service and the REST schemas. */
+/** What the facade may use of the webhooks module: the subscription service, the REST schemas and the deliveries' bodies. */
+export { webhookDeliveries } from './payloads.js';
 export type { WebhookSubscriptions } from './subscriptions.js';
 export {
   CreatedWebhookResponseSchema,

@@ -353,7 +353,938 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "return.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A return was created
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "created";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The store's name. */
+                        merchantName: string;
+                        return: components["schemas"]["Return"];
+                        order: components["schemas"]["Order"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A return changed (status, items, shipment, comments)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "updated";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The store's name. */
+                        merchantName: string;
+                        return: components["schemas"]["Return"];
+                        order: components["schemas"]["Order"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A return as it is now (backfill)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "backfill";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The store's name. */
+                        merchantName: string;
+                        return: components["schemas"]["Return"];
+                        order: components["schemas"]["Order"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment was created
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "created";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inbound_shipment: components["schemas"]["InboundShipment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment changed (transit, receipts)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "updated";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inbound_shipment: components["schemas"]["InboundShipment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment as it is now (backfill)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "backfill";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inbound_shipment: components["schemas"]["InboundShipment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory_item.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory item was created
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "created";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inventory_item: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory_item.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory item's stock or name changed
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "updated";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inventory_item: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory_item.backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory item as it is now (backfill)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "backfill";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        inventory_item: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_event.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custom event was processed
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "created";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        event: components["schemas"]["CustomEvent"];
+                        customer: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -447,6 +1378,40 @@ export interface components {
                 /** @description Also send one `backfill` event per existing subject of the topic. */
                 backfill?: boolean;
             };
+        };
+        /** Customer */
+        Customer: {
+            id: string;
+            email: string | null;
+            phoneNumber: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            location: Record<string, never> | null;
+            customFields: Record<string, never> | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** CustomEvent */
+        CustomEvent: {
+            id: string;
+            eventName: string;
+            /**
+             * Format: date-time
+             * @description When the event occurred (when it was accepted, if the request gave no time).
+             */
+            eventTimestamp: string;
+            value: number | null;
+            valueCurrency: string | null;
+            uniqueId: string | null;
+            /** @description The event properties as stored: top-level `0`, `null` and `""` dropped, `$extra` apart (in `extra`). */
+            data: Record<string, never>;
+            /** @description The request's `data.$extra`, verbatim (null when absent). */
+            extra: unknown;
+            customerId: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /** InboundShipment */
         InboundShipment: {

@@ -1,6 +1,7 @@
 import { SCOPES } from '../../platform/auth.js';
 import { PAGE_SIZE } from '../../platform/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
+import { webhookDeliveries } from '../../webhooks/public.js';
 import { openApiDocument, type ApiDescription } from '../openapi.js';
 import type { HeaderSpec } from '../pipeline/route.js';
 import { RouteList } from '../pipeline/routing.js';
@@ -34,6 +35,13 @@ exactly as received and with the same filters, to read the next page. Lists refu
 route has a generous limit per secret.
 
 **GraphQL.** The same data and the write operations of internal tools are in the GraphQL graph at \`/graphql\`.`;
+
+const RETRY_AFTER: Record<string, HeaderSpec> = { 'Retry-After': { description: 'Seconds, or an HTTP date: the next attempt waits at least that long (a day at most).' } };
+
+const WEBHOOK_DESCRIPTION = `POSTed to the subscription's callback URL, with \`Authorization: Bearer <token>\` when its callback has one,
+and signed (Standard Webhooks): verify \`webhook-signature\` over the exact bytes received. The documents are the REST
+documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on \`webhook-id\`.`;
 
 /** The /v2.2 API as its OpenAPI document describes it (problem details, bearer secrets with scopes, header pagination). */
 export const V2_API: ApiDescription = {
@@ -88,6 +96,26 @@ export const V2_API: ApiDescription = {
     ],
     headers: { 'X-Page-Next': { description: `The cursor of the next page (pass it as \`${pageContinueName}\`); absent on the last page.` } },
     problems: { 400: ['invalid-page-size', 'invalid-cursor'] },
+  },
+  webhooks: {
+    tag: 'Webhooks',
+    description: WEBHOOK_DESCRIPTION,
+    headers: {
+      'webhook-id': { required: true, description: 'The message id (`msg_...`), the same on every attempt of this event.' },
+      'webhook-timestamp': { required: true, description: 'Unix seconds of this attempt.' },
+      'webhook-signature': {
+        required: true,
+        description: '`v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`.',
+      },
+    },
+    responses: {
+      '2XX': { description: 'Received (within the timeout, 10 s by default): the subject\'s next event follows.' },
+      '410': { description: 'Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most).' },
+      '429': { description: 'A failed attempt, retried no sooner than `Retry-After` says.', headers: RETRY_AFTER },
+      '503': { description: 'A failed attempt, retried no sooner than `Retry-After` says.', headers: RETRY_AFTER },
+      default: { description: 'A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded.' },
+    },
+    deliveries: webhookDeliveries(),
   },
 };
 

@@ -1,7 +1,7 @@
 import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { publish, settleInTransaction, type ClaimedJob } from '../../platform/outbox.js';
-import { CustomEventCreated } from './custom-event.events.js';
+import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } from './custom-event.events.js';
 import { enqueueFlowTriggers } from './flows/flow.triggers.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
@@ -70,8 +70,8 @@ function assertJob(job: unknown): asserts job is CustomEventJob {
   }
 }
 
-/** The REST/webhook shape of a stored event. */
-export function eventPayload(row: CustomEventRow) {
+/** The published shape of a stored event (its declared contract: a field added here must be declared there). */
+export function eventPayload(row: CustomEventRow): CustomEventDocument {
   return {
     id: row.id,
     eventName: row.eventName,
@@ -86,7 +86,7 @@ export function eventPayload(row: CustomEventRow) {
   };
 }
 
-export function customerPayload(row: CustomerRow) {
+export function customerPayload(row: CustomerRow): CustomerDocument {
   return {
     id: row.id,
     email: row.email,

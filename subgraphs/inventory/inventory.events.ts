@@ -1,29 +1,29 @@
 import { outboxContract } from '../../platform/outbox.js';
-import type { inboundShipmentJson } from './inbound-shipment.json.js';
-import type { inventoryItemJson } from './inventory-item.json.js';
+import { DateTime, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { InboundShipmentDocumentSchema } from './inbound-shipment.json.js';
+import { InventoryItemDocumentSchema } from './inventory-item.json.js';
 
-/** The events the inventory subgraph publishes (version 1): the REST documents of what changed. */
-export interface InboundShipmentEventData {
-  inbound_shipment: ReturnType<typeof inboundShipmentJson>;
-}
+/** The payloads of the events the inventory subgraph publishes (version 1): the REST documents of what changed. */
+export const InboundShipmentEventDataSchema = Strict({ inbound_shipment: InboundShipmentDocumentSchema });
+export type InboundShipmentEventData = Static<typeof InboundShipmentEventDataSchema>;
 
-export interface InventoryItemEventData {
-  inventory_item: ReturnType<typeof inventoryItemJson>;
-}
+export const InventoryItemEventDataSchema = Strict({ inventory_item: InventoryItemDocumentSchema });
+export type InventoryItemEventData = Static<typeof InventoryItemEventDataSchema>;
 
-export const InboundShipmentCreated = outboxContract<InboundShipmentEventData>()('inbound_shipment.created', 'inbound_shipment');
+export const InboundShipmentCreated = outboxContract('inbound_shipment.created', 'inbound_shipment', 1, InboundShipmentEventDataSchema);
 /** Every committed change of a shipment (transit, receipts). */
-export const InboundShipmentUpdated = outboxContract<InboundShipmentEventData>()('inbound_shipment.updated', 'inbound_shipment');
-export const InventoryItemCreated = outboxContract<InventoryItemEventData>()('inventory_item.created', 'inventory_item');
+export const InboundShipmentUpdated = outboxContract('inbound_shipment.updated', 'inbound_shipment', 1, InboundShipmentEventDataSchema);
+export const InventoryItemCreated = outboxContract('inventory_item.created', 'inventory_item', 1, InventoryItemEventDataSchema);
 /** Every committed change of an item's stock or name. */
-export const InventoryItemUpdated = outboxContract<InventoryItemEventData>()('inventory_item.updated', 'inventory_item');
+export const InventoryItemUpdated = outboxContract('inventory_item.updated', 'inventory_item', 1, InventoryItemEventDataSchema);
 
 /** A product's facts other subgraphs keep a copy of (the returns subgraph shows the UPC on return items). */
-export interface ProductEventData {
-  product: { id: string; sku: string; upc: string | null; updatedAt: string };
-}
+export const ProductEventDataSchema = Strict({
+  product: Strict({ id: Type.String(), sku: Type.String(), upc: OrNull(Type.String()), updatedAt: DateTime() }),
+});
+export type ProductEventData = Static<typeof ProductEventDataSchema>;
 
 /** Every create or update of a product (no webhook topic carries it). */
-export const ProductUpserted = outboxContract<ProductEventData>()('product.upserted', 'product');
+export const ProductUpserted = outboxContract('product.upserted', 'product', 1, ProductEventDataSchema);
 
 export const INVENTORY_EVENTS = [InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated, ProductUpserted] as const;

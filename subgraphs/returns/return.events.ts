@@ -1,31 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxContract, publish } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
-import { restOrder, type RestOrder } from './order.json.js';
-import { restReturn, type RestReturn } from './return.json.js';
+import { Int, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { restOrder, RestOrderSchema } from './order.json.js';
+import { restReturn, RestReturnSchema } from './return.json.js';
+import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
 import type { ReturnReads } from './return.rows.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /**
- * The events the returns subgraph publishes (version 1), for restock, webhooks
- * and flows. `return` and `order` are the REST documents; `items` carries what
- * consumers need of each active item that the REST document does not show
- * (the line's title).
+ * The payload of the events the returns subgraph publishes (version 1), for
+ * restock, webhooks and flows. `return` and `order` are the REST documents
+ * (their schemas, not a copy); `items` carries what consumers need of each
+ * active item that the REST document does not show (the line's title).
  */
-export interface ReturnEventData {
-  return: RestReturn;
-  order: RestOrder;
-  /** The status before the change (`null` on creation). */
-  previousStatus: string | null;
-  /** The store's return location when the change committed (restock goes there), or null. */
-  destinationLocationId: string | null;
-  /** `restock: false`: completion leaves the item out of stock (processed so, or rejected). */
-  items: { id: string; sku: string | null; title: string | null; quantity: number; restock: boolean }[];
-}
+export const ReturnEventDataSchema = Strict({
+  return: RestReturnSchema,
+  order: RestOrderSchema,
+  previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),
+  destinationLocationId: OrNull(Type.String({ description: "The store's return location when the change committed (restock goes there), or null." })),
+  items: Type.Array(
+    Strict({
+      id: Type.String(),
+      sku: OrNull(Type.String()),
+      title: OrNull(Type.String({ description: "The order line's title." })),
+      quantity: Int({ min: 1 }),
+      restock: Type.Boolean({ description: 'False: completion leaves the item out of stock (processed so, or rejected).' }),
+    }),
+  ),
+});
+export type ReturnEventData = Static<typeof ReturnEventDataSchema>;
 
-export const ReturnCreated = outboxContract<ReturnEventData>()('return.created', 'return');
+export const ReturnCreated = outboxContract('return.created', 'return', 1, ReturnEventDataSchema);
 /** Every committed change of a return: status, items, shipment, comments. */
-export const ReturnUpdated = outboxContract<ReturnEventData>()('return.updated', 'return');
+export const ReturnUpdated = outboxContract('return.updated', 'return', 1, ReturnEventDataSchema);
 
 export const RETURN_EVENTS = [ReturnCreated, ReturnUpdated] as const;
 
@@ -47,7 +55,8 @@ export class ReturnEvents {
         data: {
           return: restReturn(view!),
           order: restOrder(view!.prefetchedOrder!),
-          previousStatus,
+          // A value of the status column, which holds only statuses.
+          previousStatus: previousStatus as ReturnStatus | null,
           destinationLocationId: settings.returnLocationId,
           items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },
