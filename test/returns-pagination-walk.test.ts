@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
+import { seededRandom } from './support/random.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 const SEEDED = 3000;
@@ -41,6 +42,7 @@ describe('walking thousands of returns while others are created and updated', ()
     const created: string[] = [];
     let walking = true;
     let cursor: string | null = null;
+    const random = seededRandom();
     const fetchPage = async () => {
       const res = await app.request(`/v2.2/stores/${acme.storeId}/returns?page-size=100${cursor ? `&page-continue=${encodeURIComponent(cursor)}` : ''}`, { token: acme.apiSecret });
       expect(res.status).toBe(200);
@@ -59,7 +61,7 @@ describe('walking thousands of returns while others are created and updated', ()
           expect(res.status).toBe(201);
           created.push(res.body.return.id);
         } else {
-          const target = seen[Math.floor(Math.random() * seen.length)]!;
+          const target = seen[Math.floor(random() * seen.length)]!;
           const res = await app.request(`/v2.2/returns/${target}/comments`, {
             method: 'POST',
             token: acme.apiSecret,

@@ -5,6 +5,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { commentOn, createWebhook } from './support/webhooks.js';
 import { eventually } from './support/eventually.js';
+import { seededRandom } from './support/random.js';
 
 /**
  * Several worker processes on one database (split mode runs `worker` processes beside the
@@ -36,16 +37,17 @@ describe('webhook delivery with several worker processes', () => {
     const inFlight = new Map<string, number>();
     let overlapped = false;
     const failures = new Map<string, number>();
+    const random = seededRandom();
     receiver.answer(async (r) => {
       const subject = JSON.parse(r.body).return.id as string;
       inFlight.set(subject, (inFlight.get(subject) ?? 0) + 1);
       if (inFlight.get(subject)! > 1) overlapped = true;
-      await new Promise((res) => setTimeout(res, 2 + Math.random() * 5));
+      await new Promise((res) => setTimeout(res, 2 + random() * 5));
       inFlight.set(subject, inFlight.get(subject)! - 1);
       // At most two failures per event: the schedule (six retries) never discards one here.
       const id = r.headers['webhook-id'] as string;
       const failed = failures.get(id) ?? 0;
-      if (failed < 2 && Math.random() < 0.2) {
+      if (failed < 2 && random() < 0.2) {
         failures.set(id, failed + 1);
         return { status: 500 };
       }
