@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { eventually } from '../support/eventually.js';
 
 /**
  * What every fuzz suite shares: the run settings (a fixed seed and a modest
@@ -68,11 +69,8 @@ export class StateProbe {
 
   async fingerprint(): Promise<string> {
     if (this.dirty) {
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await this.pool.query<{ n: number }>(SETTLE);
-        if (rows[0]!.n === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // Unsettled after 10 s, the comparison goes ahead and tells whether it mattered.
+      await eventually(async () => (await this.pool.query<{ n: number }>(SETTLE)).rows[0]!.n === 0, 'background jobs to settle', { timeoutMs: 10_000, intervalMs: 100 }).catch(() => undefined);
       this.dirty = false;
     }
     const { rows } = await this.pool.query<{ print: string }>(FINGERPRINT);
