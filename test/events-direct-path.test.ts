@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
 import { eventually } from './support/eventually.js';
@@ -18,15 +18,8 @@ interface Problem {
  * answer the same input the same way.
  */
 describe('event creation: REST (direct) and GraphQL answer alike', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
-    acme = await app.createAccount('Alike');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
+  const acme = useTestAccount(app, 'Alike');
 
   const viaGraphQL = async (mutation: 'createCustomEvent' | 'createCustomEvents', value: unknown) => {
     const arg = mutation === 'createCustomEvent' ? 'event' : 'body';
@@ -91,16 +84,11 @@ describe('event creation: REST (direct) and GraphQL answer alike', () => {
 });
 
 describe('event creation back-pressure', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp({ EVENTS_MAX_BACKLOG: '5', EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
+  const acme = useTestAccount(app, 'Backlog');
   beforeAll(async () => {
-    app = await startTestApp({ EVENTS_MAX_BACKLOG: '5', EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
-    acme = await app.createAccount('Backlog');
     // Nothing processes custom events here, so the backlog builds.
     await app.service.runtime.boss.offWork(CUSTOM_EVENTS_QUEUE);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('answers 503 with Retry-After (a problem body) once more events wait than EVENTS_MAX_BACKLOG, and accepts again once they are processed', async () => {

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_REPLAY_QUEUE } from '../webhooks/subscriptions.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestApp, type TestAccount } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
 import { adjust, createLocation, createShipment, IN_TRANSIT, gql, upsertProduct } from './inventory-fixtures.js';
@@ -19,13 +19,9 @@ interface Subscribed {
 }
 
 describe('webhook delivery', () => {
-  let app: TestApp;
+  const app = useTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
   const receivers: Receiver[] = [];
-  beforeAll(async () => {
-    app = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
-  });
   afterAll(async () => {
-    await app?.stop();
     for (const r of receivers) await r.close();
   });
 

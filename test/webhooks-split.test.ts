@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
@@ -12,21 +12,19 @@ import { seededRandom } from './support/random.js';
  * gateway): they share the lanes, never send two events of one subject at once, and keep the order.
  */
 describe('webhook delivery with several worker processes', () => {
-  let app: TestApp;
+  // Retries a second apart, more of them than the receiver's planned failures (two per event), and a
+  // send timeout no loaded machine reaches: a timeout is one more failure, and with three retries a
+  // couple of them under load discarded an event and the test waited for it forever.
+  const env = { WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '10000' };
+  const app = useTestApp(env);
   let workers: TestApp[] = [];
   let receiver: Receiver;
   beforeAll(async () => {
-    // Retries a second apart, more of them than the receiver's planned failures (two per event), and a
-    // send timeout no loaded machine reaches: a timeout is one more failure, and with three retries a
-    // couple of them under load discarded an event and the test waited for it forever.
-    const env = { WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '10000' };
-    app = await startTestApp(env);
     workers = await Promise.all([1, 2].map(() => startTestApp(env, 'worker', { databaseUrl: app.databaseUrl })));
     receiver = await startReceiver();
   });
   afterAll(async () => {
     for (const w of workers) await w.stop();
-    await app?.stop();
     await receiver?.close();
   });
 
