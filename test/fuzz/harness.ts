@@ -1,14 +1,16 @@
 import pg from 'pg';
 import { eventually } from '../support/eventually.js';
+import { seedFrom } from '../support/random.js';
 
 /**
  * What every fuzz suite shares: the run settings (a fixed seed and a modest
- * number of runs in `npm test`; `npm run fuzz -- --runs N` for long runs),
- * the per-target status counts it prints, and the check that a refused
- * request changed nothing.
+ * number of runs in `npm test`; `npm run fuzz -- --runs N [--seed S]` for long
+ * runs), the per-target status counts it prints, and the check that a refused
+ * request changed nothing. A failure names its seed (fast-check's message);
+ * FUZZ_SEED and FUZZ_RUNS replay it (docs/testing.md).
  */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
-export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+export const FUZZ_SEED = seedFrom('FUZZ_SEED', () => 20261124);
 /** Per test: a long run needs time; vitest's own limit stays for the rest. */
 export const FUZZ_TIMEOUT_MS = Math.max(60_000, FUZZ_RUNS * 400);
 
