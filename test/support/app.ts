@@ -112,7 +112,7 @@ export function useTestApp(env: Record<string, string> = {}, options: { logs?: R
   return standIn(() => app, 'the test app');
 }
 
-/** An account of `app` created in a beforeAll (after the ones declared before it), by stand-in like useTestApp's app. */
+/** An account of `app`, created in a beforeAll (so after the hooks declared before this call); a stand-in like useTestApp's. */
 export function useTestAccount(app: TestApp, name?: string): TestAccount {
   let account: TestAccount | undefined;
   beforeAll(async () => {
