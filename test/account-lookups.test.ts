@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 
 /** Lost ids found again: every account for the admin token, the caller's own stores for an API secret. */
 describe('GraphQL accounts and stores', () => {
-  let app: TestApp;
-  let a: TestAccount;
-  let b: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    a = await app.createAccount('Lookup A');
-    b = await app.createAccount('Lookup B');
-  });
-  afterAll(async () => app?.stop());
+  const app = useTestApp();
+  const a = useTestAccount(app, 'Lookup A');
+  const b = useTestAccount(app, 'Lookup B');
 
   it('lists every account, oldest first, with its store count, for the admin token only', async () => {
     const { data } = await app.graphql<{ accounts: { accountId: string; name: string; storeCount: number }[] }>('{ accounts { accountId name storeCount createdAt } }');

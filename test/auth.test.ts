@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
 
 describe('REST authentication and authorization', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let globex: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-    globex = await app.createAccount('Globex');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const globex = useTestAccount(app, 'Globex');
 
   const list = (storeId: string, token?: string) => app.request(`/v2.2/stores/${storeId}/returns`, { token });
 
@@ -83,15 +75,8 @@ describe('REST authentication and authorization', () => {
 });
 
 describe('GraphQL authentication', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
 
   it('answers HTTP 401 without valid credentials', async () => {
     const res = await app.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
@@ -133,13 +118,7 @@ describe('GraphQL authentication', () => {
 });
 
 describe('cached credentials stay exact', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
 
   /** The platform as another process (the admin CLI, another replica) sees it: its own pool, no cache. */
   async function otherProcess() {

@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientTypes, TYPES } from '../clients/typescript/generate.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { run } from './support/processes.js';
 import { seedReturns } from './support/returns.js';
 
 describe('the typed TypeScript client (clients/typescript)', () => {
-  let app: TestApp;
-  let account: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount();
-  });
-  afterAll(() => app?.stop());
+  const app = useTestApp();
+  const account = useTestAccount(app);
 
   it('has types generated from the committed OpenAPI document (run `npm run openapi` when stale)', async () => {
     expect(readFileSync(TYPES, 'utf8'), 'clients/typescript/api.ts is stale').toBe(await clientTypes());

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { compat, seedReturn, setReturnState, statusOf, type SeededReturn } from './support/compat.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
@@ -9,15 +9,8 @@ import { eventually } from './support/eventually.js';
  * from every reachable state (each service status behind a Loop state, and
  * expired), with the exact status and body, and the return's status after.
  */
-let app: TestApp;
-let account: TestAccount;
-beforeAll(async () => {
-  app = await startTestApp();
-  account = await app.createAccount('Warehouse');
-});
-afterAll(async () => {
-  await app?.stop();
-});
+const app = useTestApp();
+const account = useTestAccount(app, 'Warehouse');
 
 type Setup = { status: string; shipmentRecorded?: boolean; createdDaysAgo?: number };
 

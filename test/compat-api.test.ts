@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
 import { compat, seedReturn, setReturnState } from './support/compat.js';
 import { query } from './support/database.js';
 import { startAnotherProcess } from './support/events.js';
 
 /** The compatibility surface: keys, the per-key limit across processes, envelopes, routes, details and its formats. */
 const LIMIT = 5;
-let app: TestApp;
-let account: TestAccount;
-beforeAll(async () => {
-  app = await startTestApp();
-  account = await app.createAccount('Warehouse');
-});
-afterAll(async () => {
-  await app?.stop();
-});
+const app = useTestApp();
+const account = useTestAccount(app, 'Warehouse');
 
 const UNAUTHORIZED = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { seedReturn, setReturnState } from './support/compat.js';
 import { eventually } from './support/eventually.js';
 import { seedReturns } from './support/returns.js';
@@ -67,16 +67,11 @@ class LoopWarehouseClient {
   }
 }
 
-let app: TestApp;
-let account: TestAccount;
+const app = useTestApp();
+const account = useTestAccount(app, 'Integrator');
 let client: LoopWarehouseClient;
 beforeAll(async () => {
-  app = await startTestApp();
-  account = await app.createAccount('Integrator');
   client = new LoopWarehouseClient(app.baseUrl, account.compatKey);
-});
-afterAll(async () => {
-  await app?.stop();
 });
 
 describe('an unchanged Loop warehouse integration', () => {

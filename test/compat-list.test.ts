@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestAccount } from './support/app.js';
 import { compat, seedReturn, setReturnState } from './support/compat.js';
 import { query } from './support/database.js';
 import { seedReturns } from './support/returns.js';
 
 /** GET /warehouse/return/list and the ASN report: windows, states, formats, Loop's cursor pagination. */
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.stop();
-});
+const app = useTestApp();
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

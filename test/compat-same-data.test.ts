@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { compat, seedReturn, statusOf } from './support/compat.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
@@ -12,13 +12,11 @@ import { createWebhook } from './support/webhooks.js';
  * compatibility action is the same domain operation, with the same outbox
  * event (so the same webhooks) and the same restock.
  */
-let app: TestApp;
-let account: TestAccount;
+const app = useTestApp();
+const account = useTestAccount(app, 'Same data');
 let locationId: string;
 let receiver: Receiver;
 beforeAll(async () => {
-  app = await startTestApp();
-  account = await app.createAccount('Same data');
   receiver = await startReceiver();
   expect((await createWebhook(app, account, { callback: { url: receiver.url, auth: null }, topic: 'return' })).status).toBe(201);
   const loc = await app.graphql<any>(`mutation($s: ID!) { createLocation(storeId: $s, input: {name: "Returns dock"}) { id } }`, { s: account.storeId }, account.apiSecret);
@@ -27,7 +25,6 @@ beforeAll(async () => {
   await app.graphql(`mutation($s: ID!) { upsertProduct(storeId: $s, input: {sku: "SKU-1", title: "Shirt"}) { id } }`, { s: account.storeId }, account.apiSecret);
 });
 afterAll(async () => {
-  await app?.stop();
   await receiver?.close();
 });
 

@@ -1,11 +1,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { addServiceFormats } from '../platform/validation/index.js';
 import { createLocation, createShipment, gql, receive, upsertProduct } from './inventory-fixtures.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
 
 /**
@@ -200,8 +200,8 @@ function withTypoProperty(body: Json): Json {
 }
 
 describe('conformance with the real platform\'s API 2.2 schema', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Conformance');
   const violations: string[] = [];
 
   /** Calls the service as a client of the real platform would; fails the test on any violation. */
@@ -235,8 +235,6 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
   let shipmentId: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Conformance');
     locationId = await createLocation(app, acme.storeId, 'Main warehouse');
     productId = await upsertProduct(app, acme.storeId, { sku: 'TEE-BLK-M', title: 'Tee', variantTitle: 'Black / M' });
     await gql(app, 'mutation($storeId: ID!, $input: UpsertProductInput!) { upsertProduct(storeId: $storeId, input: $input) { id } }', {
@@ -252,9 +250,6 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
       storeId: acme.storeId,
       input: { productId, locationId, delta: 4, lotNumber: 'LOT-7', expirationDate: '2027-06-30' },
     });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('lists the documented differences, each with the decision that requires it', () => {

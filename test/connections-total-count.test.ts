@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { accept, drained } from './support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { createLocation, createShipment, gql, upsertProduct, adjust } from './inventory-fixtures.js';
 
 /** Every connection carries `totalCount` (decisions section 12), counted over its filters, whatever the page. */
 describe('connections-total-count', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Counts');
   let orderId: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Counts');
     for (const n of [1, 2, 3]) await accept(app, acme, { eventName: n < 3 ? 'Viewed' : 'Ordered', customer: { email: 'ada@example.com' }, data: { n } });
     await accept(app, acme, { eventName: 'Viewed', customer: { email: 'bob@example.com' } });
     await drained(app.databaseUrl);
@@ -25,9 +23,6 @@ describe('connections-total-count', () => {
     await adjust(app, acme.storeId, { sku: 'CAP', locationId: loc, delta: 2 });
     await adjust(app, acme.storeId, { sku: 'HAT', locationId: loc, delta: 1 });
     await createShipment(app, acme.storeId, { locationId: loc, items: [{ productId: cap, quantity: 1 }] });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('on a customer’s events (it was null), a store’s events, customers, returns of a store, an order and a customer, inventory items, shipments and segment members', async () => {

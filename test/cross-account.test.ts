@@ -2,7 +2,7 @@ import { execute, parse, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestContext } from '../platform/graphql/context.js';
 import { RequestLocals } from '../rest-facade/pipeline/request-locals.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { accept, drained } from './support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { adjust, createLocation, createShipment, gql, upsertProduct } from './inventory-fixtures.js';
@@ -14,16 +14,13 @@ import { StateProbe } from './fuzz/harness.js';
  * unknown: 404 or null, never 200, never a change.
  */
 describe('cross-account sweep', () => {
-  let app: TestApp;
-  let a: TestAccount;
-  let b: TestAccount;
+  const app = useTestApp();
+  const a = useTestAccount(app, 'Account A');
+  const b = useTestAccount(app, 'Account B');
   let probe: StateProbe;
   const ids = {} as Record<'order' | 'returnId' | 'returnItem' | 'location' | 'product' | 'item' | 'shipment' | 'shipmentLine' | 'customer' | 'event', string>;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    a = await app.createAccount('Account A');
-    b = await app.createAccount('Account B');
     const order = orderBody({ id: 'A-1' }, [{ id: 'l1', quantity: 5, price: '10.00', sku: 'CAP' }]);
     ids.order = (await pushOrder(app, a, order)).body.order.id;
     const created = await postReturn(app, a, returnBody('A-1', [{ lineItemId: 'l1', quantity: 1, reason: 'r' }]));
@@ -50,7 +47,6 @@ describe('cross-account sweep', () => {
   });
   afterAll(async () => {
     await probe?.close();
-    await app?.stop();
   });
 
   const asB = (path: string, init: RequestInit = {}) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
@@ -9,11 +9,7 @@ function externalUrls(html: string): string[] {
 }
 
 describe('developer pages', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app?.stop());
+  const app = useTestApp();
 
   it('GET / and GET /v2.2 answer an index with the reference, the documents and the explorer (HTML for browsers, JSON otherwise)', async () => {
     for (const path of ['/', '/v2.2']) {

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MATCHING_CUSTOMERS } from '../subgraphs/events/customer.resolution.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
 /**
  * Regression: identity resolution joined the batch's identifiers on "id or email or phone", which
@@ -9,11 +9,7 @@ import { startTestApp, type TestApp } from './support/app.js';
  * processing slowed down as stores grew. Each identifier must be one index lookup.
  */
 describe('identity resolution lookup', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app?.stop());
+  const app = useTestApp();
 
   it('finds a batch of customers by id, email and phone through their indexes, not by scanning the store', async () => {
     const account = await app.createAccount('Lookup plan');

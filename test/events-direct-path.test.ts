@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
+import { eventually } from './support/eventually.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 
 interface Problem {
@@ -17,15 +18,8 @@ interface Problem {
  * answer the same input the same way.
  */
 describe('event creation: REST (direct) and GraphQL answer alike', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
-    acme = await app.createAccount('Alike');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
+  const acme = useTestAccount(app, 'Alike');
 
   const viaGraphQL = async (mutation: 'createCustomEvent' | 'createCustomEvents', value: unknown) => {
     const arg = mutation === 'createCustomEvent' ? 'event' : 'body';
@@ -90,41 +84,34 @@ describe('event creation: REST (direct) and GraphQL answer alike', () => {
 });
 
 describe('event creation back-pressure', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp({ EVENTS_MAX_BACKLOG: '5', EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
+  const acme = useTestAccount(app, 'Backlog');
   beforeAll(async () => {
-    app = await startTestApp({ EVENTS_MAX_BACKLOG: '5', EVENTS_RATE_LIMIT_PER_SECOND: '1000' });
-    acme = await app.createAccount('Backlog');
     // Nothing processes custom events here, so the backlog builds.
     await app.service.runtime.boss.offWork(CUSTOM_EVENTS_QUEUE);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('answers 503 with Retry-After (a problem body) once more events wait than EVENTS_MAX_BACKLOG, and accepts again once they are processed', async () => {
     const event = { eventName: 'E', customer: { email: 'q@example.com' } };
     for (let i = 0; i < 6; i++) expect((await postEvent(app, acme, event)).status).toBe(202);
     // The depth is read at most once a second: wait for the guard to see the backlog.
-    let refused: Response | undefined;
-    for (let i = 0; i < 50 && !refused; i++) {
-      const res = await postEvent(app, acme, event);
-      if (res.status === 503) refused = res;
-      else await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(refused?.status).toBe(503);
-    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused!.json()) as Problem).type).toBe('/problems/service-unavailable');
+    const refused = await eventually(
+      async () => {
+        const res = await postEvent(app, acme, event);
+        return res.status === 503 ? res : undefined;
+      },
+      'the backlog guard to refuse',
+      { intervalMs: 100 },
+    );
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as Problem).type).toBe('/problems/service-unavailable');
     const graphql = await app.graphql(`mutation($s: ID!, $v: JSON!) { createCustomEvent(storeId: $s, event: $v) { queued } }`, { s: acme.storeId, v: event }, acme.apiSecret);
     expect(graphql.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', problem: 'service-unavailable' });
 
     // The backlog processed (here: removed), the door opens again.
     await query(app.databaseUrl, `delete from pgboss.job where name = 'custom-events'`);
-    let accepted = false;
-    for (let i = 0; i < 50 && !accepted; i++) {
-      accepted = (await postEvent(app, acme, event)).status === 202;
-      if (!accepted) await new Promise((r) => setTimeout(r, 100));
-    }
+    const accepted = await eventually(async () => (await postEvent(app, acme, event)).status === 202, 'the backlog guard to accept again', { intervalMs: 100 });
     expect(accepted).toBe(true);
   });
 });

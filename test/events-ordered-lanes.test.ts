@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { deadLetterQueue } from '../platform/dead-letters.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, customersOf, drained, storedEvents } from './support/events.js';
 
@@ -14,15 +14,8 @@ import { accept, customersOf, drained, storedEvents } from './support/events.js'
  * every transaction touch the customers the ones before it hold.
  */
 describe('custom event processing with several transactions in flight', () => {
-  let app: TestApp;
-  let account: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000' });
-    account = await app.createAccount('Ordered lanes');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000' });
+  const account = useTestAccount(app, 'Ordered lanes');
 
   it('applies a backlog in the order it was accepted: last field values win, the first uniqueId wins', async () => {
     const { boss, deps } = app.service.runtime;

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, acceptedEvents, customersOf, drained, postEvent, storedEvents } from './support/events.js';
 import { eventually } from './support/eventually.js';
 
 describe('custom event processing', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
 
   it('answers 202 with no body once queued, then stores the event and creates the customer', async () => {
     const account = await app.createAccount('Accepted');
@@ -41,10 +35,7 @@ describe('custom event processing', () => {
   });
 
   describe('identity resolution', () => {
-    let account: TestAccount;
-    beforeAll(async () => {
-      account = await app.createAccount('Resolution');
-    });
+    const account = useTestAccount(app, 'Resolution');
 
     it('resolves by id, then email, then phone; falls back when the id is unknown; creates when nothing matches', async () => {
       await accept(app, account, { eventName: 'A', customer: { email: 'one@example.com' } });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { acceptedEvents, postEvent, startAnotherProcess } from './support/events.js';
 
@@ -7,16 +7,14 @@ const LIMIT = 5;
 const event = { eventName: 'Tick', customer: { email: 'r@example.com' } };
 
 describe('per-store rate limit of event creation', () => {
-  let app: TestApp;
+  const app = useTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
   let second: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
     // A second facade process on the same database: the counters are shared through PostgreSQL.
     second = await startAnotherProcess(app, { EVENTS_RATE_LIMIT_PER_SECOND: String(LIMIT) });
   });
   afterAll(async () => {
     await second?.stop();
-    await app?.stop();
   });
 
   /** Sends `n` requests at once, alternating between the two processes. */

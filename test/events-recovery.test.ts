@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/logger.js';
 import { deadLetterQueue } from '../platform/dead-letters.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { processCustomEventBatch } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained, postEvent, startAnotherProcess, storedEvents } from './support/events.js';
 import { eventually } from './support/eventually.js';
 
 describe('custom event jobs: crash recovery and dead letters', () => {
-  let app: TestApp;
+  const app = useTestApp();
   let restarted: TestApp | undefined;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
   afterAll(async () => {
     await restarted?.stop();
-    await app?.stop();
   });
 
   it('loses nothing and doubles nothing when a worker stops mid-batch and another takes over', async () => {

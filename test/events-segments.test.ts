@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { accept, customersOf, drained } from './support/events.js';
 
 const MEMBERS = `query($s: ID!, $d: SegmentDefinitionInput!, $first: Int, $after: String) {
@@ -13,12 +13,10 @@ interface Members {
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 describe('segments', () => {
-  let app: TestApp;
-  let account: TestAccount;
+  const app = useTestApp();
+  const account = useTestAccount(app, 'Segments');
 
   beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount('Segments');
     const customer = (name: string, extra: Record<string, unknown> = {}) => ({ email: `${name}@example.com`, ...extra });
     // ann: two big recent orders, gold tier, Paris
     await accept(app, account, { eventName: 'Ordered', customer: customer('ann', { firstName: 'Ann', location: { city: 'Paris' }, customFields: { tier: 'gold', points: 150, joined: '2024-01-15' } }), eventTimestamp: daysAgo(2), data: { total: 120, coupon: 'SUMMER-SALE', shippedAt: daysAgo(1), gift: true } });
@@ -31,9 +29,6 @@ describe('segments', () => {
     await accept(app, account, { eventName: 'Ordered', customer: customer('dan'), eventTimestamp: daysAgo(5), data: { total: 10 } });
     await drained(app.databaseUrl);
     expect(await customersOf(app.databaseUrl, account.storeId)).toHaveLength(4);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   async function members(definition: unknown, first = 50): Promise<string[]> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { acceptedEvents, postEvent } from './support/events.js';
 
 interface Problem {
@@ -11,15 +11,8 @@ interface Problem {
 const valid = () => ({ eventName: 'Placed Order', customer: { email: 'v@example.com' } });
 
 describe('custom event validation and limits', () => {
-  let app: TestApp;
-  let account: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount('Validation');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const account = useTestAccount(app, 'Validation');
 
   async function rejected(body: unknown): Promise<Problem> {
     const res = await postEvent(app, account, body);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, startAnotherProcess } from './support/events.js';
 import { eventually } from './support/eventually.js';
@@ -12,15 +12,15 @@ import { createFlow, flowsIdle, runsOf, runsWhen, startReceiver, finished } from
  * outlives the process that scheduled it.
  */
 describe('flows: exactly once, restarts', () => {
-  let app: TestApp;
+  const app = useTestApp();
   let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let restarted: TestApp | undefined;
 
   beforeAll(async () => {
     hook = await startReceiver();
-    app = await startTestApp();
   });
   afterAll(async () => {
-    await app?.stop();
+    await restarted?.stop();
     await hook?.close();
   });
 
@@ -91,8 +91,8 @@ describe('flows: exactly once, restarts', () => {
     ]);
     await app.stop();
     // A new process on the same database; nothing in memory survived.
-    app = await startTestApp({}, 'all', { databaseUrl: app.databaseUrl });
-    const [done] = await runsWhen(app, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the run to finish after the restart');
+    restarted = await startAnotherProcess(app);
+    const [done] = await runsWhen(restarted, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the run to finish after the restart');
     expect(done!.status).toBe('COMPLETED');
     expect(done!.steps.map((s) => [s.path, s.type, s.status])).toEqual([
       ['0', 'webhook', 'DONE'],

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { accept, drained, storedEvents } from './support/events.js';
 import { FLOWS_GQL, createFlow, createTemplate, finished, gqlOk, messagesOf, runsWhen } from './support/flows.js';
 
@@ -9,19 +9,14 @@ import { FLOWS_GQL, createFlow, createTemplate, finished, gqlOk, messagesOf, run
  * RECORDED; another account's ids are unknown ids; scopes hold.
  */
 describe('flows: templates, previews, validation, visibility', () => {
-  let app: TestApp;
-  let account: TestAccount;
+  const app = useTestApp();
+  const account = useTestAccount(app, 'Validation');
   let emailTpl: string;
   let smsTpl: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount('Validation');
     emailTpl = await createTemplate(app, account, { name: 'Mail', channel: 'EMAIL', subject: 'Hi {{ customer.firstName }}', body: 'Total {{ event.value | money }}' });
     smsTpl = await createTemplate(app, account, { name: 'Text', channel: 'SMS', body: 'Hey {{ customer.firstName }}' });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const errorsOf = (result: { errors?: { message: string; extensions?: Record<string, unknown> }[] }) => {

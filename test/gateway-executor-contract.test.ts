@@ -5,7 +5,7 @@ import type { SubgraphName } from '../platform/config.js';
 import { RequestContext } from '../platform/graphql/context.js';
 import { appErrorFromGraphQL, executorRequest, operation, type GatewayRequestContext } from '../rest-facade/gateway-client.js';
 import { RequestLocals } from '../rest-facade/pipeline/request-locals.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 
 /**
  * The REST facade hands its operations straight to `ApolloGateway.executor`
@@ -14,19 +14,16 @@ import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
  * that changes it fails here rather than in production.
  */
 describe('the gateway executor contract the facade relies on', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Contract');
   let gateway: ApolloGateway;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Contract');
     gateway = createGateway({ kind: 'local', schemas: app.service.runtime.schemas as Record<SubgraphName, never> });
     await gateway.load();
   });
   afterAll(async () => {
     await gateway?.stop();
-    await app?.stop();
   });
 
   const context = () => new RequestContext({ kind: 'admin' }, {}, new RequestLocals('req-contract', app.service.runtime.logger));

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 
 describe('GraphQL limits and hygiene', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
 
   it('refuses an operation over the cost limit before executing it', async () => {
     // 500 returns x (edges + node + fields + order + its fields) is well over 5,000.
@@ -57,14 +50,8 @@ describe('GraphQL limits and hygiene', () => {
 });
 
 describe('GraphQL in production', () => {
-  let app: TestApp;
   const logs: Record<string, unknown>[] = [];
-  beforeAll(async () => {
-    app = await startTestApp({ NODE_ENV: 'production', LOG_LEVEL: 'error' }, 'all', { logs });
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ NODE_ENV: 'production', LOG_LEVEL: 'error' }, { logs });
 
   it('turns introspection off', async () => {
     const res = await app.graphql('{ __schema { queryType { name } } }');

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
 
 describe('health endpoints', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
 
   it('GET /healthz answers 200 while the process is up', async () => {
     const res = await app.request('/healthz');

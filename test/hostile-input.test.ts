@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained, postEvent } from './support/events.js';
 import { orderBody } from './support/returns.js';
@@ -17,18 +17,13 @@ interface Problem {
 }
 
 describe('hostile input', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Hostile');
   let location: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Hostile');
     location = await createLocation(app, acme.storeId, 'Main');
     await upsertProduct(app, acme.storeId, { sku: 'CAP', title: 'Cap' });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const get = async (path: string) => {

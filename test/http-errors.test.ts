@@ -1,19 +1,12 @@
 import { PROBLEMS, problemExplanation, problemTitle, type ProblemSlug } from '../platform/problems.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 
 describe('HTTP error behaviour', () => {
-  let app: TestApp;
-  let acme: TestAccount;
   const logs: Record<string, unknown>[] = [];
-  beforeAll(async () => {
-    app = await startTestApp({ LOG_LEVEL: 'error' }, 'all', { logs });
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ LOG_LEVEL: 'error' }, { logs });
+  const acme = useTestAccount(app, 'Acme');
 
   it('answers an unknown route with a 404 problem', async () => {
     for (const path of ['/v2.2/nope', '/nothing-here', '/v2.2/stores/x/returns/y/z']) {
@@ -75,13 +68,7 @@ describe('HTTP error behaviour', () => {
 });
 
 describe('per-secret rate limit on /v2.2', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '5' });
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp({ API_RATE_LIMIT_PER_MINUTE: '5' });
 
   it('answers 429 with Retry-After and RateLimit headers once a secret is over its limit', async () => {
     const acme = await app.createAccount('Acme');

@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { ADJUST, RECEIVE, createLocation, createShipment, upsertProduct } from './inventory-fixtures.js';
 
 /** Racing requests on the same rows: no unit may be lost, doubled or taken below zero. */
 describe('inventory under concurrent writers', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp({ DB_POOL_SIZE: '10' });
+  const acme = useTestAccount(app, 'Acme');
   let dock: string;
   let widget: string;
   let bolt: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ DB_POOL_SIZE: '10' });
-    acme = await app.createAccount('Acme');
     dock = await createLocation(app, acme.storeId, 'Dock');
     widget = await upsertProduct(app, acme.storeId, { sku: 'WIDGET', title: 'Widget' });
     bolt = await upsertProduct(app, acme.storeId, { sku: 'BOLT', title: 'Bolt' });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const stock = async (sku: string) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { ADJUST, ITEM_FIELDS, adjust, createLocation, gql, gqlError, rest, upsertProduct, walk, type ItemResult } from './inventory-fixtures.js';
 
@@ -15,21 +15,16 @@ interface RestItem {
 }
 
 describe('inventory items', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   let north: string;
   let south: string;
   let shirt: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     north = await createLocation(app, acme.storeId, 'North');
     south = await createLocation(app, acme.storeId, 'South');
     shirt = await upsertProduct(app, acme.storeId, { sku: 'SHIRT', title: 'Shirt', variantTitle: 'Blue' });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('keeps per-location quantities whose sum is the total, in the REST shape of the spec', async () => {
@@ -144,13 +139,12 @@ describe('inventory items', () => {
   });
 
   describe('GET /inventory-items filters and pages', () => {
-    let store: TestAccount;
+    const store = useTestAccount(app, 'Lister');
     let a: string;
     let b: string;
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      store = await app.createAccount('Lister');
       a = await createLocation(app, store.storeId, 'A');
       b = await createLocation(app, store.storeId, 'B');
       const p1 = await upsertProduct(app, store.storeId, { sku: 'P1', title: 'One' });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../platform/outbox.js';
 import { RESTOCK_QUEUE } from '../subgraphs/inventory/restock.job.js';
 import { RestockService } from '../subgraphs/inventory/restock.service.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp, type TestAccount } from './support/app.js';
 import { query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './support/returns.js';
 import { createLocation, gql, rest, upsertProduct } from './inventory-fixtures.js';
@@ -14,20 +14,15 @@ import { eventually } from './support/eventually.js';
  * route, and the restock queue receives what the returns subgraph published.
  */
 describe('restock of completed returns', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   let dock: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     dock = await createLocation(app, acme.storeId, 'Returns dock');
     await upsertProduct(app, acme.storeId, { sku: 'TEE-S', title: 'Tee', variantTitle: 'S' });
     await upsertProduct(app, acme.storeId, { sku: 'HAT', title: 'Hat' });
     await returnLocation(acme, dock);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   async function returnLocation(account: TestAccount, locationId: string | null) {

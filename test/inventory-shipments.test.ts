@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import {
   CREATE_SHIPMENT,
@@ -41,23 +41,18 @@ const SHIPMENT_KEYS = [
 const DETAIL_KEYS = [...SHIPMENT_KEYS, 'custom_volume_cubic_meters', 'purchase_orders', 'transfer_orders', 'files', 'damaged_count', 'missing_count'].sort();
 
 describe('inbound shipments', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   let warehouse: string;
   let annex: string;
   let shirt: string;
   let mug: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     warehouse = await createLocation(app, acme.storeId, 'Main warehouse');
     annex = await createLocation(app, acme.storeId, 'Annex');
     shirt = await upsertProduct(app, acme.storeId, { sku: 'SHIRT-M', title: 'Shirt', variantTitle: 'M', imageUrl: 'https://img.example/shirt.png' });
     mug = await upsertProduct(app, acme.storeId, { sku: 'MUG', title: 'Mug' });
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const fullInput = () => ({
@@ -243,13 +238,12 @@ describe('inbound shipments', () => {
   });
 
   describe('GET /inbound-shipments', () => {
-    let store: TestAccount;
+    const store = useTestAccount(app, 'Lister');
     let a: string;
     let b: string;
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      store = await app.createAccount('Lister');
       a = await createLocation(app, store.storeId, 'A');
       b = await createLocation(app, store.storeId, 'B');
       const p = await upsertProduct(app, store.storeId, { sku: 'P', title: 'P' });

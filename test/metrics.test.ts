@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { accept } from './support/events.js';
 import { eventually } from './support/eventually.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -18,19 +18,14 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('GET /metrics', () => {
-  let app: TestApp;
-  let account: TestAccount;
+  const app = useTestApp({ METRICS_TOKEN });
+  const account = useTestAccount(app);
   const scrape = async (token = app.adminToken) => {
     const res = await app.request('/metrics', { token });
     expect(res.status).toBe(200);
     return res.text();
   };
 
-  beforeAll(async () => {
-    app = await startTestApp({ METRICS_TOKEN });
-    account = await app.createAccount();
-  });
-  afterAll(() => app?.stop());
 
   it('answers only the admin token or METRICS_TOKEN, in the Prometheus text format', async () => {
     expect((await app.request('/metrics')).status).toBe(401);

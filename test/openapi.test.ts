@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../platform/project-root.js';
 import { API_DOCUMENTS, DOCUMENTS_DIR } from '../rest-facade/documents.js';
 import { documentText } from '../rest-facade/openapi.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 import { contractViolations } from './support/contract.js';
 
 const committed = (file: string) => readFileSync(join(projectRoot(), DOCUMENTS_DIR, file), 'utf8');
@@ -99,11 +99,7 @@ describe('the contract check', () => {
 });
 
 describe('served documents', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app?.stop());
+  const app = useTestApp();
 
   it('serves each committed document at its address, without credentials', async () => {
     for (const doc of API_DOCUMENTS) {

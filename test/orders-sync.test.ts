@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 type Json = Record<string, any>;
@@ -46,15 +46,8 @@ function syncBody(id: string, overrides: Json = {}): Json {
 }
 
 describe('the order-sync body end to end', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
 
   it('pushes an order in the real platform\'s shape, returns a line of it with a same-item replacement, and reads both back', async () => {
     const pushed = await pushOrder(app, acme, syncBody('SYNC-1'));

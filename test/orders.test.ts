@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('POST /v2.2/stores/{storeId}/custom/orders', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
 
   const post = (body: string | object, headers: Record<string, string> = { 'content-type': 'application/json' }, token = acme.apiSecret) =>
     app.request(`/v2.2/stores/${acme.storeId}/custom/orders`, { method: 'POST', token, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../platform/db/orm.js';
 import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, subscribeQueue } from '../platform/outbox.js';
 import { Strict, Type } from '../platform/validation/index.js';
 import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 
 const TestEvent = outboxContract('test.outbox_checked', 'test', 1, Strict({ status: Type.String() }));
 const TEST_QUEUE = 'test-outbox-consumer';
 
 describe('transactional outbox', () => {
-  let app: TestApp;
+  const app = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
     await subscribeQueue(app.service.runtime.boss, TEST_QUEUE, [TestEvent]);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const jobsFor = (subjectId: string) => query(app.databaseUrl, `select data from pgboss.job where name = $1 and data->>'subjectId' = $2`, [TEST_QUEUE, subjectId]);

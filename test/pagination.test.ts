@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp, type TestAccount, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { postReturn, returnBody, seedReturns } from './support/returns.js';
 
@@ -19,19 +19,13 @@ async function seed(app: TestApp, account: TestAccount, count: number, sameTimes
 }
 
 describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
+  const app = useTestApp({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
   let ids: string[];
   beforeAll(async () => {
-    app = await startTestApp({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-    acme = await app.createAccount('Acme');
-    other = await app.createAccount('Other');
     ids = await seed(app, acme, 103);
     await seed(app, other, 5);
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const list = (qs: string, headers: Record<string, string> = {}, account = acme) =>

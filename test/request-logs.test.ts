@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 
 /** One access log line per request: the path as sent (mount prefix included), the route template, the GraphQL operation. */
 describe('request logs', () => {
   const logs: Record<string, unknown>[] = [];
-  let app: TestApp;
-  let account: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp({ LOG_LEVEL: 'info' }, 'all', { logs });
-    account = await app.createAccount('Logs');
-  });
-  afterAll(async () => app?.stop());
+  const app = useTestApp({ LOG_LEVEL: 'info' }, { logs });
+  const account = useTestAccount(app, 'Logs');
 
   const requestLine = (requestId: string) => logs.find((l) => l.msg === 'request' && l.requestId === requestId);
 

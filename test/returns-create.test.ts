@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 const usd = (amount: string) => ({ amount, currency: 'USD' });
 
 describe('POST /v2.2/stores/{storeId}/returns', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     await app.graphql(
       `mutation($s: ID!) { updateStoreSettings(storeId: $s, input: {returnLocationId: "loc_returns", returnPhoneNumber: "+14155550199",
          returnAddress: {line1: "9 Dock Rd", city: "Reno", state: "NV", postalCode: "89501", country: "US"}}) { storeId } }`,
       { s: acme.storeId },
       acme.apiSecret,
     );
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   it('creates a complete return (201 {return, externalRMAResponses}) with the fields of the spec', async () => {

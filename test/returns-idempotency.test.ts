@@ -1,20 +1,15 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('Idempotency-Key on return creation', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     await pushOrder(app, acme, orderBody({ id: 'I-1' }, [{ id: 'a', quantity: 50, price: '5.00' }]));
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const body = (quantity = 1) => returnBody('I-1', [{ lineItemId: 'a', quantity, reason: 'r' }]);
@@ -109,15 +104,8 @@ describe('Idempotency-Key on return creation', () => {
 });
 
 describe('returns-over-return-concurrency', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
 
   it('lets exactly one of many concurrent creates take the last returnable unit', async () => {
     await pushOrder(app, acme, orderBody({ id: 'C-1' }, [{ id: 'only', quantity: 3, price: '5.00' }]));

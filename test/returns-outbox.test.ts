@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('return changes and their outbox events', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     await pushOrder(app, acme, orderBody({ id: 'O-1' }, [{ id: 'a', quantity: 20, price: '4.00', sku: 'SKU-A', title: 'Mug' }]));
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const events = (returnId: string) =>

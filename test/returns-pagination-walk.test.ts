@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
+import { seededRandom } from './support/random.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 const SEEDED = 3000;
 
 describe('walking thousands of returns while others are created and updated', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   let seeded: string[];
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     await pushOrder(app, acme, orderBody({ id: 'W-1' }, [{ id: 'a', quantity: SEEDED + 1000, price: '1.00', sku: 'W' }]));
     const template = await postReturn(app, acme, returnBody('W-1', [{ lineItemId: 'a', quantity: 1, reason: 'r' }]));
     // Copies of a return made through the API, spread over an hour with many shared timestamps.
@@ -32,15 +31,13 @@ describe('walking thousands of returns while others are created and updated', ()
     );
     seeded = [template.body.return.id, ...Array.from({ length: SEEDED }, (_, i) => `ret_W${String(i + 1).padStart(25, '0')}`)];
   });
-  afterAll(async () => {
-    await app?.stop();
-  });
 
   it('sees every return that was not changed exactly once, and repeats none', async () => {
     const seen: string[] = [];
     const created: string[] = [];
     let walking = true;
     let cursor: string | null = null;
+    const random = seededRandom();
     const fetchPage = async () => {
       const res = await app.request(`/v2.2/stores/${acme.storeId}/returns?page-size=100${cursor ? `&page-continue=${encodeURIComponent(cursor)}` : ''}`, { token: acme.apiSecret });
       expect(res.status).toBe(200);
@@ -59,7 +56,7 @@ describe('walking thousands of returns while others are created and updated', ()
           expect(res.status).toBe(201);
           created.push(res.body.return.id);
         } else {
-          const target = seen[Math.floor(Math.random() * seen.length)]!;
+          const target = seen[Math.floor(random() * seen.length)]!;
           const res = await app.request(`/v2.2/returns/${target}/comments`, {
             method: 'POST',
             token: acme.apiSecret,

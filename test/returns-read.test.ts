@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('reading and listing returns', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-    other = await app.createAccount('Other');
     await pushOrder(app, acme, orderBody({ id: 'L-1', name: '#7001' }, [{ id: 'a', quantity: 10, price: '2.00' }]));
     await pushOrder(app, acme, orderBody({ id: 'L-2', name: '#7002', customer: { email: 'bob@example.com' } }, [{ id: 'b', quantity: 10, price: '3.00' }]));
     const make = async (name: string, order: string, line: string, extra: Record<string, unknown> = {}) => {
@@ -28,9 +25,6 @@ describe('reading and listing returns', () => {
     for (const [name, ts] of Object.entries(at)) {
       await query(app.databaseUrl, 'update returns.return set created_at = $2, updated_at = $2 where id = $1', [ids[name], ts]);
     }
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const list = async (qs = '', account = acme) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
@@ -10,21 +10,16 @@ import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.
  * subgraph, and completing a return restocks it there exactly once.
  */
 describe('returns across the inventory subgraph', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
   let locationId: string;
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
     const loc = await app.graphql<any>(`mutation($s: ID!) { createLocation(storeId: $s, input: {name: "Returns dock", externalId: "dock"}) { id } }`, { s: acme.storeId }, acme.apiSecret);
     locationId = loc.data.createLocation.id;
     await app.graphql(`mutation($s: ID!, $l: String) { updateStoreSettings(storeId: $s, input: {returnLocationId: $l}) { storeId } }`, { s: acme.storeId, l: locationId }, acme.apiSecret);
     const product = await app.graphql<any>(`mutation($s: ID!) { upsertProduct(storeId: $s, input: {sku: "SKU-1", title: "Shirt", variantTitle: "M"}) { id } }`, { s: acme.storeId }, acme.apiSecret);
     expect(product.errors).toBeUndefined();
     await pushOrder(app, acme, orderBody({ id: 'X-1' }));
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const itemsOf = (id: string) =>

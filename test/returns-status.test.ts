@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestAccount, useTestApp, type TestAccount } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 /** The contract's transition table (decisions section 15), written out independently of the code. */
@@ -30,18 +30,12 @@ const PATH: Record<string, string[]> = {
 };
 
 describe('return status machine', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let approval: TestAccount;
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const approval = useTestAccount(app, 'Approval');
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-    approval = await app.createAccount('Approval');
     await app.graphql(`mutation($s: ID!) { updateStoreSettings(storeId: $s, input: {requireReturnApproval: true}) { storeId } }`, { s: approval.storeId });
     for (const account of [acme, approval]) await pushOrder(app, account, orderBody({ id: 'T-1' }, [{ id: 'a', quantity: 1000, price: '1.00' }]));
-  });
-  afterAll(async () => {
-    await app?.stop();
   });
 
   const gqlStatus = (id: string, status: string, account = acme) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { seedDemoCommand } from '../server/seed-demo-command.js';
@@ -34,8 +34,8 @@ async function snapshot(app: TestApp, storeId: string) {
 }
 
 describe('admin seed-demo', () => {
-  let app: TestApp;
-  let account: TestAccount;
+  const app = useTestApp();
+  const account = useTestAccount(app);
   const lines: string[] = [];
   const progress: Progress = {
     phase(name, total) {
@@ -44,12 +44,6 @@ describe('admin seed-demo', () => {
       return { tick: () => void n++, done: () => void lines.push(`${name} ${n}/${total}`) };
     },
   };
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount();
-  });
-  afterAll(() => app?.stop());
 
   it('fills a store through the API: orders, returns in every status, shipments, stock in several locations, customers with events', async () => {
     const summary = await seedDemo({ baseUrl: app.baseUrl, token: app.adminToken, storeId: account.storeId, counts: COUNTS, progress });

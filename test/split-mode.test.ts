@@ -113,11 +113,10 @@ describe('split mode', () => {
     const listed = (await (await loop('GET', '/return/list')).json()) as { id: number; service_id: string }[];
     expect(listed.map((r) => r.service_id)).toEqual([returnId]);
     expect(await (await loop('POST', `/return/${listed[0]!.id}/process`)).json()).toBe(true);
-    let state = '';
-    for (let i = 0; i < 100 && state !== 'closed'; i++) {
-      state = ((await (await loop('GET', `/return/details?return_id=${listed[0]!.id}`)).json()) as { state: string }).state;
-      if (state !== 'closed') await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = await eventually(async () => {
+      const { state } = (await (await loop('GET', `/return/details?return_id=${listed[0]!.id}`)).json()) as { state: string };
+      return state === 'closed' ? state : undefined;
+    }, 'the worker process to close the return', { intervalMs: 100 });
     expect(state).toBe('closed');
   });
 

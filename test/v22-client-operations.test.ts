@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adjust, createLocation, gql, rest, upsertProduct, walk } from './inventory-fixtures.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 type Json = Record<string, any>;
@@ -14,17 +14,9 @@ type Json = Record<string, any>;
  * levels, with their errors, scoping and races.
  */
 describe('v2.2 client operations', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-    other = await app.createAccount('Other');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
 
   const send = (method: string, path: string, body?: unknown, token = acme.apiSecret) =>
     app.request(`/v2.2${path}`, { method, token, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

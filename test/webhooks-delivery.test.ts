@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_REPLAY_QUEUE } from '../webhooks/subscriptions.js';
+import { useTestApp, type TestAccount } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
 import { adjust, createLocation, createShipment, IN_TRANSIT, gql, upsertProduct } from './inventory-fixtures.js';
@@ -8,6 +9,7 @@ import { startReceiver, type ReceivedRequest, type Receiver } from './support/re
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { call, commentOn, createWebhook } from './support/webhooks.js';
 import { eventually } from './support/eventually.js';
+import { seededRandom } from './support/random.js';
 
 interface Subscribed {
   account: TestAccount;
@@ -17,13 +19,9 @@ interface Subscribed {
 }
 
 describe('webhook delivery', () => {
-  let app: TestApp;
+  const app = useTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
   const receivers: Receiver[] = [];
-  beforeAll(async () => {
-    app = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
-  });
   afterAll(async () => {
-    await app?.stop();
     for (const r of receivers) await r.close();
   });
 
@@ -40,6 +38,10 @@ describe('webhook delivery', () => {
   const verify = (s: Subscribed, r: ReceivedRequest) => new Webhook(s.secret).verify(r.body, r.headers as Record<string, string>) as any;
   const received = (s: Subscribed, n: number, what = `${n} deliveries`) => eventually(async () => (s.receiver.received.length >= n ? s.receiver.received : undefined), what);
   const deliveries = async (s: Subscribed) => (await call(app, s.account.apiSecret, 'GET', `/v2.2/webhooks/${s.id}/deliveries?page-size=500`)).body.deliveries as any[];
+  /** Every event queued for the subscription, sent or not. */
+  const messagesOf = (s: Subscribed) => query<{ subject_id: string }>(app.databaseUrl, 'select subject_id from webhooks.message where subscription_id = $1', [s.id]);
+  const unfinishedReplays = async (s: Subscribed) =>
+    (await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pgboss.job where name = $1 and data->>'subscriptionId' = $2 and state <> 'completed'`, [WEBHOOK_REPLAY_QUEUE, s.id]))[0]!.n;
 
   async function newReturn(account: TestAccount): Promise<string> {
     const order = orderBody({}, [{ id: 'l1', quantity: 50, price: '3.00', sku: 'SKU-W', title: 'Cup' }]);
@@ -199,9 +201,15 @@ describe('webhook delivery', () => {
       return w.disabled ? w : undefined;
     }, 'the subscription to be disabled');
     expect(disabled.disabled).toBe(true);
+    // The marker: a second subscription of the store gets the same two changes. The disabled lane is
+    // due all along (its head waits to be sent again), so by the time the marker has both, every
+    // claim since would have opened an attempt on it, had it been sendable.
+    const marker = await startReceiver();
+    receivers.push(marker);
+    expect((await createWebhook(app, s.account, { callback: { url: marker.url, auth: null }, topic: 'return' })).status).toBe(201);
     await commentOn(app, s.account, id, 'one');
     await commentOn(app, s.account, id, 'two');
-    await new Promise((r) => setTimeout(r, 1500));
+    await eventually(async () => marker.received.length >= 2, 'the marker subscription to get both changes');
     expect(s.receiver.received).toHaveLength(1);
     const log = await deliveries(s);
     expect(log.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([[1, 'failed', 410]]);
@@ -228,9 +236,11 @@ describe('webhook delivery', () => {
     expect(all.slice(3).map((r) => r.body)).toEqual(original.slice(0, 3).map((r) => r.body));
     const ids = new Set(all.map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(6);
-    // A start after everything replays nothing.
+    // A start after everything replays nothing: once its job is done (the marker), no message was
+    // added, so nothing more can be sent.
     await call(app, s.account.apiSecret, 'POST', `/v2.2/webhooks/${s.id}/replay`, { start: new Date(Date.now() + 60_000).toISOString() });
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually(async () => (await unfinishedReplays(s)) === 0, 'the replay job to finish');
+    expect(await messagesOf(s)).toHaveLength(6);
     expect(s.receiver.received).toHaveLength(6);
   });
 
@@ -272,7 +282,9 @@ describe('webhook delivery', () => {
     const mine = await newReturn(s.account);
     const [only] = await received(s, 1);
     expect(JSON.parse(only!.body).return.id).toBe(mine);
-    await new Promise((r) => setTimeout(r, 500));
+    // `mine` is the marker: the fan-out routes events in commit order, so the stranger's return and the
+    // stock change, committed before it, were routed by the time it went out. Nothing else was queued.
+    expect((await messagesOf(s)).map((m) => m.subject_id)).toEqual([mine]);
     expect(s.receiver.received).toHaveLength(1);
   });
 
@@ -280,13 +292,14 @@ describe('webhook delivery', () => {
     const s = await subscribe('return');
     // Fails about a third of the attempts at random; the schedule (1,1,1) gives each event four tries,
     // so the receiver fails an event at most three times in a row.
+    const random = seededRandom();
     const failuresInARow = new Map<string, number>();
     s.receiver.answer((r) => {
       const id = r.headers['webhook-id'] as string;
       const n = failuresInARow.get(id) ?? 0;
-      if (n < 3 && Math.random() < 0.33) {
+      if (n < 3 && random() < 0.33) {
         failuresInARow.set(id, n + 1);
-        return { status: Math.random() < 0.5 ? 500 : 503 };
+        return { status: random() < 0.5 ? 500 : 503 };
       }
       return { status: 200 };
     });

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
 /**
  * Regression: each fan-out pass sorted every waiting outbox job on a JSON field, so passes slowed
@@ -9,11 +9,7 @@ import { startTestApp, type TestApp } from './support/app.js';
  * pass's read must be answerable from an index in sequence order.
  */
 describe('the webhook fan-out', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app?.stop());
+  const app = useTestApp();
 
   it('reads the waiting outbox jobs through an index in sequence order, not by sorting the backlog', async () => {
     const client = new pg.Client({ connectionString: app.databaseUrl });

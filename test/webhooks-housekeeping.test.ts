@@ -3,7 +3,7 @@ import { sweep } from '../webhooks/delivery.js';
 import { WEBHOOK_RETENTION_DAYS, webhooksDbModule } from '../webhooks/index.js';
 import { createOrm, type Orm } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -16,19 +16,16 @@ import { call, createWebhook } from './support/webhooks.js';
  * sweep is the service's own.
  */
 describe('webhook housekeeping', () => {
-  let app: TestApp;
-  let acme: TestAccount;
+  const app = useTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
+  const acme = useTestAccount(app, 'Sweep');
   let receiver: Receiver;
   beforeAll(async () => {
-    app = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
-    acme = await app.createAccount('Sweep');
     receiver = await startReceiver();
     // The webhooks schema's own module, as a sweeping process opens it.
     orm = await createOrm(app.databaseUrl, webhooksDbModule, 2, createLogger('silent'));
   });
   afterAll(async () => {
     await orm?.close();
-    await app?.stop();
     await receiver?.close();
   });
 

@@ -1,31 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 import { commentOn, createWebhook } from './support/webhooks.js';
 import { eventually } from './support/eventually.js';
+import { seededRandom } from './support/random.js';
 
 /**
  * Several worker processes on one database (split mode runs `worker` processes beside the
  * gateway): they share the lanes, never send two events of one subject at once, and keep the order.
  */
 describe('webhook delivery with several worker processes', () => {
-  let app: TestApp;
+  // Retries a second apart, more of them than the receiver's planned failures (two per event), and a
+  // send timeout no loaded machine reaches: a timeout is one more failure, and with three retries a
+  // couple of them under load discarded an event and the test waited for it forever.
+  const env = { WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '10000' };
+  const app = useTestApp(env);
   let workers: TestApp[] = [];
   let receiver: Receiver;
   beforeAll(async () => {
-    // Retries a second apart, more of them than the receiver's planned failures (two per event), and a
-    // send timeout no loaded machine reaches: a timeout is one more failure, and with three retries a
-    // couple of them under load discarded an event and the test waited for it forever.
-    const env = { WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '10000' };
-    app = await startTestApp(env);
     workers = await Promise.all([1, 2].map(() => startTestApp(env, 'worker', { databaseUrl: app.databaseUrl })));
     receiver = await startReceiver();
   });
   afterAll(async () => {
     for (const w of workers) await w.stop();
-    await app?.stop();
     await receiver?.close();
   });
 
@@ -36,16 +35,17 @@ describe('webhook delivery with several worker processes', () => {
     const inFlight = new Map<string, number>();
     let overlapped = false;
     const failures = new Map<string, number>();
+    const random = seededRandom();
     receiver.answer(async (r) => {
       const subject = JSON.parse(r.body).return.id as string;
       inFlight.set(subject, (inFlight.get(subject) ?? 0) + 1);
       if (inFlight.get(subject)! > 1) overlapped = true;
-      await new Promise((res) => setTimeout(res, 2 + Math.random() * 5));
+      await new Promise((res) => setTimeout(res, 2 + random() * 5));
       inFlight.set(subject, inFlight.get(subject)! - 1);
       // At most two failures per event: the schedule (six retries) never discards one here.
       const id = r.headers['webhook-id'] as string;
       const failed = failures.get(id) ?? 0;
-      if (failed < 2 && Math.random() < 0.2) {
+      if (failed < 2 && random() < 0.2) {
         failures.set(id, failed + 1);
         return { status: 500 };
       }

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
 import { call, createWebhook } from './support/webhooks.js';
 
 describe('webhook subscriptions (REST)', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
-  beforeAll(async () => {
-    // Only 127.0.0.1 is allowed here, so `localhost` and the other cases meet the SSRF rules.
-    app = await startTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-    acme = await app.createAccount('Acme');
-    other = await app.createAccount('Other');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  // Only 127.0.0.1 is allowed here, so `localhost` and the other cases meet the SSRF rules.
+  const app = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
 
   const hook = (extra: Record<string, unknown> = {}) => ({ callback: { url: 'http://127.0.0.1:9/hook', auth: { bearer: { token: 'subscriber-token-1234' } } }, topic: 'return', ...extra });
 
@@ -198,17 +190,9 @@ describe('webhook subscriptions (REST)', () => {
 });
 
 describe('webhook subscriptions (GraphQL, dashboards)', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
-  beforeAll(async () => {
-    app = await startTestApp();
-    acme = await app.createAccount('Acme');
-    other = await app.createAccount('Other');
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
 
   const LIST = `query($s: ID!, $first: Int) { webhooks(storeId: $s, first: $first) {
     edges { node { id topic url maskedToken kind externalId disabled createdAt

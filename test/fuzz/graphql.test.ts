@@ -15,7 +15,7 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { useTestAccount, useTestApp } from '../support/app.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
@@ -29,18 +29,15 @@ import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TIMEOUT_MS, StateProbe, StatusCounts } from 
  * nor INTERNAL_SERVER_ERROR, and nothing changed by a refused mutation.
  */
 describe('fuzz: every GraphQL query and mutation', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
+  const app = useTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
+  const acme = useTestAccount(app, 'Fuzz');
+  const other = useTestAccount(app, 'Other');
   let probe: StateProbe;
   let fields: { kind: 'query' | 'mutation'; field: GraphQLField<unknown, unknown> }[] = [];
   const counts = new StatusCounts();
   const ids: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
-    acme = await app.createAccount('Fuzz');
-    other = await app.createAccount('Other');
     const order = orderBody({ id: 'FUZZ-1' }, [{ id: 'l1', quantity: 1000, price: '10.00', sku: 'CAP' }]);
     const pushed = await pushOrder(app, acme, order);
     const created = await postReturn(app, acme, returnBody('FUZZ-1', [{ lineItemId: 'l1', quantity: 1, reason: 'r' }]));
@@ -61,10 +58,9 @@ describe('fuzz: every GraphQL query and mutation', () => {
     probe.changed();
   });
   afterAll(async () => {
-    if (app) expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+    if (probe) expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
     console.log(counts.report('GraphQL fuzz: responses by field and outcome'));
     await probe?.close();
-    await app?.stop();
   });
 
   const sampleStrings = fc.constantFrom('a', 'fuzz@example.com', '+15550001111', 'CAP', 'Seen', '#1001', 'open', 'x'.repeat(300), '');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../platform/rate-limit.js';
 import type { TableEntry } from '../../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../../rest-facade/v2/index.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { useTestAccount, useTestApp } from '../support/app.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
 import { createWebhook } from '../support/webhooks.js';
@@ -33,18 +33,15 @@ const HOSTILE_QUERY = ['%00', 'a%00b', '%ED%A0%80', '%FF', '%E0%A4%A', '%', '202
 const HOSTILE_SEGMENTS = ['%00', '%FF', '%E0%A4%A', '%', 'x'.repeat(400), 'ret_unknown', '%2F..%2F', '%ED%A0%80', '..'];
 
 describe('fuzz: every /v2.2 route', () => {
-  let app: TestApp;
-  let acme: TestAccount;
-  let other: TestAccount;
+  const app = useTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
+  const acme = useTestAccount(app, 'Fuzz');
+  const other = useTestAccount(app, 'Other');
   let probe: StateProbe;
   const counts = new StatusCounts();
   const ids: Record<string, string> = {};
   const webhookIds: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '1000000' });
-    acme = await app.createAccount('Fuzz');
-    other = await app.createAccount('Other');
     const order = orderBody({ id: 'FUZZ-1' }, [
       { id: 'l1', quantity: 1000, price: '10.00', sku: 'CAP' },
       { id: 'l2', quantity: 1000, price: '5.00' },
@@ -70,10 +67,9 @@ describe('fuzz: every /v2.2 route', () => {
   });
   afterAll(async () => {
     // The service is still ready after everything it was fed.
-    if (app) expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+    if (probe) expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
     console.log(counts.report('REST fuzz: responses by route and status'));
     await probe?.close();
-    await app?.stop();
   });
 
   // The route table is read for its specs only; no handler of this instance runs.

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../platform/config.js';
 import { createLogger } from '../../platform/logger.js';
 import { startService, type RunningService } from '../../server/main.js';
@@ -94,4 +95,51 @@ export async function startTestApp(
   };
 
   return { baseUrl, databaseUrl, config, service, adminToken: TEST_ADMIN_TOKEN, request, graphql, createAccount, stop: () => service.stop() };
+}
+
+/**
+ * The opening most app-level test files share: starts the service (as
+ * startTestApp) in a beforeAll of the enclosing describe or file, and stops it
+ * in an afterAll. Returns a stand-in for the app, usable by name from the
+ * start: tests and later hooks read the running app through it.
+ */
+export function useTestApp(env: Record<string, string> = {}, options: { logs?: Record<string, unknown>[] } = {}): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(env, 'all', options);
+  });
+  afterAll(() => app?.stop());
+  return standIn(() => app, 'the test app');
+}
+
+/** An account of `app`, created in a beforeAll (so after the hooks declared before this call); a stand-in like useTestApp's. */
+export function useTestAccount(app: TestApp, name?: string): TestAccount {
+  let account: TestAccount | undefined;
+  beforeAll(async () => {
+    account = await app.createAccount(name);
+  });
+  return standIn(() => account, `the account ${name ?? ''}`.trim());
+}
+
+/**
+ * An object that forwards every read to what `current()` returns: hooks fill
+ * their values in after the file's tests were collected. Reading one before
+ * its beforeAll ran (at collection time, say) throws.
+ */
+function standIn<T extends object>(current: () => T | undefined, what: string): T {
+  const value = (): T => {
+    const v = current();
+    if (!v) throw new Error(`${what} is not there yet: use it in a test or a hook declared after it`);
+    return v;
+  };
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(value(), key),
+    has: (_, key) => Reflect.has(value(), key),
+    // Spreading and comparing it see the real object's properties.
+    ownKeys: () => Reflect.ownKeys(value()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(value(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
 }
