@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../platform/outbox.js';
 import { PUBLISHED_EVENTS } from '../subgraphs/index.js';
 import { WEBHOOK_TOPICS } from '../webhooks/webhook.schemas.js';
 import { adjust, createLocation, createShipment, gql, IN_TRANSIT, receive, upsertProduct } from './inventory-fixtures.js';
-import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { useTestAccount, useTestApp } from './support/app.js';
 import { deliveryViolations, eventViolations, WEBHOOK_DELIVERIES } from './support/contract.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
@@ -20,15 +20,10 @@ import { call, commentOn, createWebhook } from './support/webhooks.js';
  * so a new one comes with its check.
  */
 describe('published event contracts', () => {
-  let app: TestApp;
-  let account: TestAccount;
+  const app = useTestApp();
+  const account = useTestAccount(app, 'Contracts');
   const subscriptions: { topic: string; receiver: Receiver }[] = [];
-  beforeAll(async () => {
-    app = await startTestApp();
-    account = await app.createAccount('Contracts');
-  });
   afterAll(async () => {
-    await app?.stop();
     for (const s of subscriptions) await s.receiver.close();
   });
 

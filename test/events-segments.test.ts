@@ -41,6 +41,11 @@ describe('segments', () => {
 
   const ordered = (where: unknown[] = [], extra: Record<string, unknown> = {}) => ({ all: [{ event: { eventName: 'Ordered', where, ...extra } }] });
 
+  it('segment-min-count-zero: minCount 0 without maxCount is everyone, those who never did it included', async () => {
+    expect(await members({ all: [{ event: { eventName: 'Ordered', minCount: 0 } }] })).toEqual(['ann', 'bob', 'cid', 'dan']);
+    expect(await members({ all: [{ event: { eventName: 'Ordered', minCount: 0, where: [{ key: 'total', operator: 'GREATER_THAN', value: 100 }] } }] })).toEqual(['ann', 'bob', 'cid', 'dan']);
+  });
+
   it.each<[string, string, unknown]>([
     ['IS_SET on an object', 'box', undefined],
     ['IS_SET on an array', 'skus', undefined],

@@ -1,8 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// Scopes belong to authorization (platform/auth.ts); re-exported for importers not moved there yet.
-export type { Scope } from '../auth.js';
-
 /**
  * Secrets carry 32 random bytes, so a plain SHA-256 is a sound one-way hash for
  * them (no dictionary to guard against) and keeps the per-request lookup cheap.

@@ -207,7 +207,9 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
     return `c.id in (${counted} having ${having.join(' and ')})`;
   }
   // minCount 0: everyone except those above maxCount (customers who never performed it included).
-  if (max === undefined) return 'true';
+  // Without maxCount that is everyone; the subquery stays in the text, folded away by the planner,
+  // because its parameters are already allocated and PostgreSQL must see each one to type it.
+  if (max === undefined) return `(true or c.id in (${counted}))`;
   return `c.id not in (${counted} having count(*) > ${b.param(max, 'int')})`;
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
+import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -45,6 +46,15 @@ export async function inboundShipmentDocumentsPage(orm: Orm, storeId: string, af
   const ids = (await sql<{ id: string }>(em, `select id from inbound_shipment where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit])).map((r) => r.id);
   return (await loadShipments(em, ids)).map((s) => ({ subjectId: s.id, data: { inbound_shipment: inboundShipmentJson(s) } }));
 }
+
+/** A shipment's lines, numbered from 1 in the order given. */
+const SHIPMENT_ITEMS = new BulkInsert<{ shipmentId: string; position: number; item: CreateInboundShipmentInput['items'][number] }>('inbound_shipment_item', [
+  { name: 'id', type: 'text', value: () => newId('inboundShipmentItem') },
+  { name: 'shipment_id', type: 'text', value: (r) => r.shipmentId },
+  { name: 'position', type: 'int', value: (r) => r.position },
+  { name: 'product_id', type: 'text', value: (r) => r.item.productId },
+  { name: 'quantity', type: 'int', value: (r) => r.item.quantity },
+]);
 
 export class InboundShipmentService {
   constructor(
@@ -93,12 +103,7 @@ export class InboundShipmentService {
           input.dutyCost?.currency ?? null,
         ],
       );
-      await sql(
-        em,
-        `insert into inbound_shipment_item (id, shipment_id, position, product_id, quantity)
-         select id, $1, position, product_id, quantity from unnest($2::text[], $3::text[], $4::int[]) with ordinality as l(id, product_id, quantity, position)`,
-        [id, input.items.map(() => newId('inboundShipmentItem')), productIds, input.items.map((l) => l.quantity)],
-      );
+      await SHIPMENT_ITEMS.run(em, input.items.map((item, i) => ({ shipmentId: id, position: i + 1, item })));
       return this.announce(em, id, InboundShipmentCreated);
     });
   }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -50,6 +51,33 @@ function fromSyncBody(raw: unknown): unknown {
   const order = orderFromSync(check(OrderSyncSchema, sync, { detail: 'The order is invalid.' }));
   return provider === undefined ? order : { ...order, provider };
 }
+
+/** Lines are upserted by external id: a line sent again keeps its id and comes back if it was hidden. */
+const ORDER_LINES = new BulkInsert<{ line: OrderLineInput; position: number; orderId: string }>(
+  'order_line_item',
+  [
+    { name: 'id', type: 'text', value: () => newId('orderItem') },
+    { name: 'order_id', type: 'text', value: (r) => r.orderId },
+    { name: 'external_id', type: 'text', value: (r) => r.line.externalId },
+    { name: 'position', type: 'int', value: (r) => r.position },
+    { name: 'product_id', type: 'text', value: (r) => r.line.productId },
+    { name: 'variant_id', type: 'text', value: (r) => r.line.variantId },
+    { name: 'sku', type: 'text', value: (r) => r.line.sku },
+    { name: 'title', type: 'text', value: (r) => r.line.title },
+    { name: 'variant_title', type: 'text', value: (r) => r.line.variantTitle },
+    { name: 'quantity', type: 'int', value: (r) => r.line.quantity },
+    { name: 'price', type: 'numeric', value: (r) => r.line.price },
+    { name: 'tax', type: 'numeric', value: (r) => r.line.tax },
+    { name: 'discount', type: 'numeric', value: (r) => r.line.discount },
+    { name: 'weight_kg', type: 'numeric', value: (r) => r.line.weightKg },
+  ],
+  {
+    tail: `on conflict (order_id, external_id) do update set position = excluded.position, product_id = excluded.product_id,
+         variant_id = excluded.variant_id, sku = excluded.sku, title = excluded.title, variant_title = excluded.variant_title,
+         quantity = excluded.quantity, price = excluded.price, tax = excluded.tax, discount = excluded.discount,
+         weight_kg = excluded.weight_kg, removed_at = null`,
+  },
+);
 
 /** Orders pushed in by commerce platforms; returns are made against their lines. */
 export class OrderService {
@@ -124,32 +152,7 @@ export class OrderService {
   /** Upserts lines by external id; lines no longer sent are hidden (returns may still point at them). */
   private async syncLines(em: EntityManager, orderId: string, input: OrderInput): Promise<void> {
     const lines = input.lineItems;
-    await sql(
-      em,
-      `insert into order_line_item (id, order_id, external_id, position, product_id, variant_id, sku, title, variant_title, quantity, price, tax, discount, weight_kg)
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[],
-                            $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])
-       on conflict (order_id, external_id) do update set position = excluded.position, product_id = excluded.product_id,
-         variant_id = excluded.variant_id, sku = excluded.sku, title = excluded.title, variant_title = excluded.variant_title,
-         quantity = excluded.quantity, price = excluded.price, tax = excluded.tax, discount = excluded.discount,
-         weight_kg = excluded.weight_kg, removed_at = null`,
-      [
-        lines.map(() => newId('orderItem')),
-        lines.map(() => orderId),
-        lines.map((l) => l.externalId),
-        lines.map((_, i) => i),
-        lines.map((l) => l.productId),
-        lines.map((l) => l.variantId),
-        lines.map((l) => l.sku),
-        lines.map((l) => l.title),
-        lines.map((l) => l.variantTitle),
-        lines.map((l) => l.quantity),
-        lines.map((l) => l.price),
-        lines.map((l) => l.tax),
-        lines.map((l) => l.discount),
-        lines.map((l) => l.weightKg),
-      ],
-    );
+    await ORDER_LINES.run(em, lines.map((line, position) => ({ line, position, orderId })));
     await sql(em, `update order_line_item set removed_at = now() where order_id = $1 and removed_at is null and external_id <> all($2)`, [
       orderId,
       lines.map((l) => l.externalId),

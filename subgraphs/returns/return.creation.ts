@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { checkIdempotencyKey, withIdempotencyKey } from '../../platform/idempotency.js';
@@ -11,6 +12,33 @@ import { itemAmounts, itemCompensation, returnableUnits, type ReturnStatus } fro
 import { CreateReturnSchema, type CreateReturnBody } from './return.schemas.js';
 import type { ReturnView } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
+
+/** A return's item as it is inserted: the order line it returns and its amounts. */
+interface NewItem {
+  id: string;
+  line: OrderLineRow;
+  item: CreateReturnBody['data']['items'][number];
+  position: number;
+  compensation: string;
+  sameItem: boolean;
+  refund: string;
+  value: string;
+}
+
+const RETURN_ITEMS = new BulkInsert<NewItem & { returnId: string }>('return_item', [
+  { name: 'id', type: 'text', value: (i) => i.id },
+  { name: 'return_id', type: 'text', value: (i) => i.returnId },
+  { name: 'order_line_item_id', type: 'text', value: (i) => i.line.id },
+  { name: 'position', type: 'int', value: (i) => i.position },
+  { name: 'quantity', type: 'int', value: (i) => i.item.quantity },
+  { name: 'reason', type: 'text', value: (i) => i.item.reason },
+  { name: 'reason_code', type: 'text', value: (i) => i.item.reasonCode ?? null },
+  { name: 'customer_comment', type: 'text', value: (i) => i.item.notes ?? null },
+  { name: 'compensation', type: 'text', value: (i) => i.compensation },
+  { name: 'refund_amount', type: 'numeric', value: (i) => i.refund },
+  { name: 'product_value', type: 'numeric', value: (i) => i.value },
+  { name: 'same_item_replacement', type: 'boolean', value: (i) => i.sameItem },
+]);
 
 /** Creates returns for order lines (decisions section 8). */
 export class ReturnCreation {
@@ -71,7 +99,7 @@ export class ReturnCreation {
     const settings = await this.settings.get(storeId, em);
     const returnId = newId('return');
     const status: ReturnStatus = settings.requireReturnApproval ? 'pre_shipment' : 'open';
-    const items = data.items.map((item, position) => {
+    const items = data.items.map((item, position): NewItem => {
       const line = byExternal.get(item.lineItemId)!;
       const { refund, productValue: value } = itemAmounts(line, item.quantity);
       return {
@@ -129,27 +157,7 @@ export class ReturnCreation {
         JSON.stringify(shipment ? [shipment] : []),
       ],
     );
-    await sql(
-      em,
-      `insert into return_item (id, return_id, order_line_item_id, position, quantity, reason, reason_code, customer_comment, compensation, refund_amount, product_value, same_item_replacement)
-       select u.id, $1, u.line, u.position, u.quantity, u.reason, u.code, u.comment, u.compensation, u.refund, u.value, u.same_item
-         from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::boolean[])
-           as u(id, line, position, quantity, reason, code, comment, compensation, refund, value, same_item)`,
-      [
-        returnId,
-        items.map((i) => i.id),
-        items.map((i) => i.line.id),
-        items.map((i) => i.position),
-        items.map((i) => i.item.quantity),
-        items.map((i) => i.item.reason),
-        items.map((i) => i.item.reasonCode ?? null),
-        items.map((i) => i.item.notes ?? null),
-        items.map((i) => i.compensation),
-        items.map((i) => i.refund),
-        items.map((i) => i.value),
-        items.map((i) => i.sameItem),
-      ],
-    );
+    await RETURN_ITEMS.run(em, items.map((i) => ({ ...i, returnId })));
     return this.events.emit(em, ReturnCreated, returnId, null);
   }
 }
