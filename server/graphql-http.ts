@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { credentialsFrom } from '../platform/auth.js';
