@@ -251,7 +251,7 @@ describe('fuzz: every GraphQL query and mutation', () => {
           ),
           extra: sometimes(protoKeyed, 6),
         })
-        .map(({ extra, ...fields }) => Object.fromEntries(Object.entries({ ...fields, ...extra }).filter(([, v]) => v !== undefined)));
+        .map(({ extra, ...members }) => Object.fromEntries(Object.entries({ ...members, ...extra }).filter(([, v]) => v !== undefined)));
     });
     const json = (value: unknown) => (value instanceof RawJson || typeof value !== 'string' ? toJsonText(value) : value);
     const headers = fc

@@ -149,7 +149,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       if (name === 'order_id') return numeric(seeded.map((r) => r.orderNumericId));
       if (name === 'order_name') return fc.constantFrom(...seeded.map((r) => r.orderName));
       if (name === 'service_return_id') return fc.constantFrom(...seeded.map((r) => r.id));
-      if (name === 'line_item_id') return fc.constantFrom(...seeded.flatMap((r) => Object.values(r.lines).map(String)), seeded[0]!.lines['li-1'] + ',' + seeded[0]!.lines['li-2']);
+      if (name === 'line_item_id') return fc.constantFrom(...seeded.flatMap((r) => Object.values(r.lines).map(String)), Object.values(seeded[0]!.lines).join(','));
       if (name === 'from' || name === 'to') return fc.constantFrom('2026-11-01', '2026-11-01 00:00:00', '2026-11-01T00:00:00Z', new Date().toISOString());
       if (name === 'filter') return fc.constantFrom('created_at', 'updated_at');
       if (name === 'state') return fc.constantFrom('open', 'review', 'closed', 'cancelled', 'expired');
