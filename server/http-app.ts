@@ -143,12 +143,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use((req: Request, _res: Response, next: NextFunction) => next(routeNotFound(req)));
   // Errors outside the API surfaces (each answers its own): problem details.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { type?: string };
-    let error: AppError;
-    if (e?.type === 'entity.parse.failed') error = new AppError('invalid_data', 'invalid-json', 'The body is not valid JSON.');
-    else if (e?.type === 'entity.too.large') error = new AppError('payload_too_large', 'payload-too-large', 'The body is too large.');
-    else error = routerError(err) ?? toAppError(err, locals(res).logger);
-    sendProblem(req, res, error);
+    sendProblem(req, res, routerError(err) ?? toAppError(err, locals(res).logger));
   });
   return app;
 }
