@@ -22,6 +22,8 @@ import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
 import { httpMetrics, metricsEndpoint, routeLabel } from './metrics-http.js';
+import { answerUnavailable, requestDeadline } from './request-deadline.js';
+import type { Readiness } from './runtime.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -43,7 +45,7 @@ export interface HttpAppOptions {
   events?: EventAcceptance;
   /** Gateway roles: webhook subscriptions (the webhook routes call them directly). */
   webhooks?: WebhookSubscriptions;
-  ready(): Promise<{ database: boolean; queue: boolean }>;
+  ready(): Promise<Readiness>;
   /** False while the database is unreachable: API calls answer 503 (Retry-After) instead of failing one by one. */
   databaseAvailable?: () => boolean;
 }
@@ -87,6 +89,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     });
     next();
   });
+  app.use(requestDeadline(options.config.requestTimeoutMs));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -100,12 +103,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   if (databaseAvailable) {
     app.use(['/v2.2', '/graphql', '/api'], (req: Request, res: Response, next: NextFunction) => {
       if (databaseAvailable()) return next();
-      res.setHeader('Retry-After', '2');
-      if (req.baseUrl === '/api') {
-        res.status(503).json({ message: 'Service Unavailable' });
-        return;
-      }
-      sendProblem(req, res, new AppError('unavailable', 'service-unavailable', 'The database is unreachable; the service is recovering. Retry shortly.'));
+      answerUnavailable(req, res, 'The database is unreachable; the service is recovering. Retry shortly.');
     });
   }
   app.get('/metrics', metricsEndpoint({ adminToken: options.adminToken, metricsToken: options.config.metricsToken }));
