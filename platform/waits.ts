@@ -12,8 +12,9 @@ interface Wait {
 export class Waits {
   readonly pending = new Set<Wait>();
 
+  /** One line per wait (a statement's text shortened to its start), with how long it has lasted. */
   describe(now = Date.now()): { what: string; ms: number }[] {
-    return [...this.pending].map((w) => ({ what: w.what, ms: now - w.since }));
+    return [...this.pending].map((w) => ({ what: w.what.replace(/\s+/g, ' ').slice(0, 160), ms: now - w.since }));
   }
 }
 

@@ -66,7 +66,7 @@ class Checkout implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await waitingOn(`${this.pool}: ${query.sql.slice(0, 80)}`, this.client.query<R & pg.QueryResultRow>(query.sql, query.parameters as unknown[]));
+    const result = await waitingOn(`${this.pool}: ${query.sql}`, this.client.query<R & pg.QueryResultRow>(query.sql, query.parameters as unknown[]));
     return { rows: result.rows ?? [], numAffectedRows: COUNTS_ROWS.has(result.command) ? BigInt(result.rowCount ?? 0) : undefined };
   }
 
