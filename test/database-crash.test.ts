@@ -198,7 +198,8 @@ describe('database crashes under load', () => {
   it('an external DATABASE_URL server stopped abruptly (pg_ctl stop -m immediate, SIGKILL) under load, with the processes split by role', { timeout: 600_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'database-crash-external-'));
     dirs.push(dataDir);
-    const external: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, logger: createLogger('silent'), durable: false });
+    // Durable as a real server is: a throwaway one acknowledges commits it may lose in a crash.
+    const external: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, logger: createLogger('silent'), durable: true });
     const ports = { gateway: await freePort(), returns: await freePort(), inventory: await freePort(), events: await freePort() };
     const env = serviceEnv({
       DATABASE_URL: external.url,
