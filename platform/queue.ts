@@ -21,6 +21,7 @@ export async function startQueue(url: string, logger: Logger, options: { supervi
     schedule: options.supervise,
     migrate: true,
     useListenNotify: true,
+    notifyKeepAliveInitialDelayMs: options.timeouts.keepAliveMs,
   });
   boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
   await boss.start();

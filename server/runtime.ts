@@ -111,8 +111,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
-    // Bounded: after a database crash a pool may wait forever on a connection that died in use; the
-    // embedded server must still be stopped below, and the process exits right after anyway.
+    // Bounded: work that outlived its request (answered at its deadline, its statement still waiting)
+    // holds its connection until the statement timeout; the embedded server must still be stopped below.
     for (const orm of opened.reverse()) {
       await bounded(orm.close(), POOL_CLOSE_MS).then(
         (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
