@@ -56,7 +56,7 @@ function watchReadiness(urls: string[]) {
       );
       last[i] = status;
       if (status === 503 && kill >= 0) saw[i]!.add(kill);
-      await sleep(40);
+      await sleep(100);
     }
   });
   return {

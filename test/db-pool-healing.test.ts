@@ -80,24 +80,29 @@ describe('database pools: a connection that dies in use', () => {
 
   it('answers a wait for a connection past the acquire timeout with an error that means "retry" (503), naming the pool', async () => {
     const orm = await open(1, { ...DEFAULT_DATABASE_TIMEOUTS, acquireMs: 300 });
+    // The one connection opened first, so the holder below does not race the short timeout opening it.
+    await sql(orm.em.fork(), 'select 1');
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const holder = orm.em.fork().transactional(async (em) => {
       await sql(em, 'select 1');
       await held;
     });
-    await expect.poll(() => poolOf(orm).idleCount === 0 && poolOf(orm).totalCount === 1).toBe(true);
-    const waited = await sql(orm.em.fork(), 'select 1').catch((err: unknown) => err);
-    expect(isDatabaseUnavailable(waited)).toBe(true);
-    expect((waited as Error).message).toContain('no connection from the scratch pool');
-    release();
-    await holder;
+    try {
+      await expect.poll(() => poolOf(orm).idleCount === 0 && poolOf(orm).totalCount === 1).toBe(true);
+      const waited = await sql(orm.em.fork(), 'select 1').catch((err: unknown) => err);
+      expect(isDatabaseUnavailable(waited), String(waited)).toBe(true);
+      expect((waited as Error).message).toContain('no connection from the scratch pool');
+    } finally {
+      release();
+      await holder;
+    }
     expect(await sql(orm.em.fork(), 'select 1 as one')).toEqual([{ one: 1 }]);
   });
 
   it('cancels a statement past the statement timeout, also an error that means "retry"', async () => {
-    const orm = await open(1, { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 200 });
-    const slow = await sql(orm.em.fork(), 'select pg_sleep(5)').catch((err: unknown) => err);
+    const orm = await open(1, { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 1000 });
+    const slow = await sql(orm.em.fork(), 'select pg_sleep(30)').catch((err: unknown) => err);
     expect((slow as { code?: string }).code).toBe('57014');
     expect(isDatabaseUnavailable(slow)).toBe(true);
     expect(await sql(orm.em.fork(), 'select 1 as one')).toEqual([{ one: 1 }]);

@@ -47,9 +47,9 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
     logger,
   );
   const orm = await MikroORM.init({
-    // The pool and the driver that keeps it whole when the database dies (pool.ts). Its rows use
-    // node-postgres' own type parsers (timestamptz -> Date), so raw `sql()` rows match the row types.
     clientUrl: url,
+    // The pool, and the driver that keeps it whole when the database dies (pool.ts). Its rows use
+    // node-postgres' own type parsers (timestamptz -> Date), so raw `sql()` rows match the row types.
     driverOptions: new HealingPostgresDialect(pool, module.name),
     schema: module.schema,
     entities: [],

@@ -109,7 +109,7 @@ export class CrashLoad {
         this.failures.push(`${operation}: ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`);
         return undefined;
       }
-      await sleep(100);
+      await sleep(200);
     }
   }
 
@@ -124,7 +124,7 @@ export class CrashLoad {
   private async returnCreator(c: number): Promise<void> {
     for (let i = 0; this.running; i++) {
       await this.createReturn(`r-${c}-${i}`, `CRASH-${c % ORDERS}`);
-      await sleep(20);
+      await sleep(50);
     }
   }
 
@@ -134,7 +134,7 @@ export class CrashLoad {
       const known = [...this.returns.values()];
       if (known.length) await this.request('get return', 'GET', `/v2.2/returns/${known[known.length - 1]}`);
       await this.graphql('graphql returns', `query($s: ID!) { returns(storeId: $s, first: 3) { edges { node { id status } } } }`, { s: this.store.storeId });
-      await sleep(50);
+      await sleep(100);
     }
   }
 
@@ -162,7 +162,7 @@ export class CrashLoad {
   private async inventoryAdjuster(): Promise<void> {
     while (this.running) {
       await this.adjustInventory();
-      await sleep(30);
+      await sleep(50);
     }
   }
 
@@ -178,20 +178,14 @@ export class CrashLoad {
   private async eventSender(c: number): Promise<void> {
     for (let i = 0; this.running; i++) {
       await this.sendEvent(`e-${c}-${i}`, i % 4 === 0 ? FLOWED : 'Load');
-      await sleep(25);
+      await sleep(50);
     }
   }
 
   start(): void {
     this.running = true;
-    this.clients = [
-      ...[0, 1, 2].map((c) => this.returnCreator(c)),
-      this.returnReader(),
-      this.inventoryAdjuster(),
-      this.inventoryAdjuster(),
-      this.eventSender(0),
-      this.eventSender(1),
-    ];
+    // Modest on purpose: the machine running the tests runs other test files beside this one.
+    this.clients = [this.returnCreator(0), this.returnCreator(1), this.returnReader(), this.inventoryAdjuster(), this.eventSender(0), this.eventSender(1)];
   }
 
   /** Stops the clients after the operation each has under way is acknowledged. */
