@@ -70,8 +70,7 @@ class Checkout implements DatabaseConnection {
     return { rows: result.rows ?? [], numAffectedRows: COUNTS_ROWS.has(result.command) ? BigInt(result.rowCount ?? 0) : undefined };
   }
 
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streamed queries are not used');
   }
 
