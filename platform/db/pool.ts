@@ -83,8 +83,8 @@ class Checkout implements DatabaseConnection {
 }
 
 /**
- * Kysely's PostgreSQL driver, except that a connection which fails `begin`, `commit` or
- * `rollback` is destroyed at once. Kysely's transactions (which MikroORM's `transactional` uses)
+ * A Kysely driver over a node-postgres pool, like Kysely's own except that a connection which
+ * fails `begin`, `commit` or `rollback` is destroyed at once. Kysely's transactions (which MikroORM's `transactional` uses)
  * release their connection only after a successful commit or rollback: when the database dies
  * under a transaction, the rollback fails too and the connection stayed checked out for ever,
  * until every connection of the pool was such a ghost and each request waited for one without end.
