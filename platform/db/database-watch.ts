@@ -20,8 +20,9 @@ export interface DatabaseWatchOptions {
  * and when it is back, without waiting for a request to fail. While it is
  * away: `/readyz` says not ready, API calls answer 503, the embedded server is
  * started again, and past `lostAfterMs` the process is told to give up (a
- * supervisor restarts it). The pools need nothing: they drop broken
- * connections and open new ones on the next use.
+ * supervisor restarts it). The pools need nothing: they destroy the
+ * connections that broke, in use or idle, and open new ones on the next use
+ * (pool.ts).
  */
 export class DatabaseWatch {
   private client: pg.Client | undefined;
