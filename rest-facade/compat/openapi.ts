@@ -5,7 +5,7 @@ import { RouteList } from '../pipeline/routing.js';
 import { PAGE_SIZE } from './params.js';
 import { registerCompatReportingRoutes } from './reporting.routes.js';
 import { registerCompatReturnRoutes } from './returns.routes.js';
-import { MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
+import { ForbiddenBody, MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
 
 const DESCRIPTION = `The warehouse endpoints of Loop Returns' API, for integrations written against it: point them at this
 service, change the base URL and the key, and they work unchanged (see docs/compat.md for the mapping and the
@@ -34,13 +34,11 @@ export const COMPAT_API: ApiDescription = {
   securitySchemes: { compatKey: { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'A compatibility key of one store (the raw key, no scheme).' } },
   security: () => [{ compatKey: [] }],
   problemStatus(slug, status) {
-    // Unknown parameters are ignored, as Laravel ignores them; validation is Laravel's 422.
-    if (slug === 'unknown-parameter') return null;
-    if (slug === 'validation-failed') return 422;
-    return status;
+    // Validation is Laravel's 422.
+    return slug === 'validation-failed' ? 422 : status;
   },
   errorResponse(status, slugs, schema) {
-    const body: TSchema = status === 401 ? UnauthorizedBody : status === 422 ? ValidationBody : MessageBody;
+    const body: TSchema = status === 401 ? UnauthorizedBody : status === 403 ? ForbiddenBody : status === 422 ? ValidationBody : MessageBody;
     const headers = ERROR_HEADERS[status];
     return {
       description: slugs.map((slug) => problemTitle(slug)).join('; '),

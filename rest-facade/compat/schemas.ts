@@ -34,6 +34,19 @@ const LoopLineItem = Type.Object(
   { title: 'LoopLineItem', additionalProperties: false },
 );
 
+const LoopExchangeLine = Type.Object(
+  {
+    line_item_id: Type.Integer({ description: 'The numeric id of the order line exchanged.' }),
+    product_id: Nullable(Type.String()),
+    variant_id: Nullable(Type.String()),
+    sku: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    quantity: Type.Integer(),
+    price: Decimal,
+  },
+  { title: 'LoopExchangeLine', additionalProperties: false, description: 'The replacement of an exchanged item: the returned line\'s product and variant (no other variant is recorded).' },
+);
+
 function loopReturnSchema(title: string, time: TSchema) {
   return Type.Object(
     {
@@ -61,7 +74,7 @@ function loopReturnSchema(title: string, time: TSchema) {
       tracking_number: Nullable(Type.String()),
       label_status: Nullable(Type.String()),
       line_items: Type.Array(LoopLineItem),
-      exchanges: Type.Array(Type.Unknown()),
+      exchanges: Type.Array(LoopExchangeLine, { description: 'One line per exchanged item; empty when nothing is exchanged.' }),
     },
     { title, additionalProperties: false },
   );
@@ -136,10 +149,14 @@ export const AsnRow = Type.Object(
   { title: 'AsnRow', additionalProperties: false },
 );
 
-/** Loop's answers to a missing, unknown or revoked key, to a throttled key, and Laravel's validation answer. */
+/** Loop's answers to a missing, unknown or revoked key, to a key without the scope, to a throttled key, and Laravel's validation answer. */
 export const UnauthorizedBody = Type.Object(
   { error: Type.Object({ code: Type.Literal('401'), http_code: Type.Literal('GEN-UNAUTHORIZED'), message: Type.Literal('Unauthorized.') }, { additionalProperties: false }) },
   { title: 'LoopUnauthorized', additionalProperties: false },
+);
+export const ForbiddenBody = Type.Object(
+  { error: Type.Object({ code: Type.Literal('403'), http_code: Type.Literal('GEN-FORBIDDEN'), message: Type.Literal('Forbidden.') }, { additionalProperties: false }) },
+  { title: 'LoopForbidden', additionalProperties: false },
 );
 export const MessageBody = Message;
 export const ValidationBody = Type.Object(
