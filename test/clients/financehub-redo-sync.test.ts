@@ -52,26 +52,27 @@ function returnRow(ret: Rec, lastEventType: string) {
 }
 
 /** mapReturnItemRows: items joined to the order's items by `orderItem.id`. */
-function itemRows(ret: Rec, order: Rec | undefined) {
+function itemRows(ret: Rec, order: Rec | undefined): ReturnType<typeof itemRow>[] {
   const orderItems = new Map<string, Rec>((order?.items ?? []).map((oi: Rec) => [oi.id, oi]));
-  return (ret.items ?? []).map((it: Rec) => {
-    const orderItem = orderItems.get(it.orderItem?.id);
-    return {
-      redo_item_id: it.id,
-      sku: it.sku ?? orderItem?.variant?.sku ?? null,
-      product_id: it.productId ?? orderItem?.product?.externalId ?? null,
-      product_name: orderItem?.product?.name ?? null,
-      variant_name: orderItem?.variant?.name ?? null,
-      quantity: it.quantity ?? null,
-      reason: it.reason ?? null,
-      outcome: it.outcome ?? null,
-      refund_amount: moneyAmount(it.refund),
-      refund_type: it.refund?.type ?? null,
-      is_exchange: !!it.exchangeItem,
-      exchange_product_name: it.exchangeItem?.product?.name ?? null,
-      exchange_quantity: it.exchangeItem?.quantity ?? null,
-    };
-  });
+  return (ret.items ?? []).map((it: Rec) => itemRow(it, orderItems.get(it.orderItem?.id)));
+}
+
+function itemRow(it: Rec, orderItem: Rec | undefined) {
+  return {
+    redo_item_id: it.id,
+    sku: it.sku ?? orderItem?.variant?.sku ?? null,
+    product_id: it.productId ?? orderItem?.product?.externalId ?? null,
+    product_name: orderItem?.product?.name ?? null,
+    variant_name: orderItem?.variant?.name ?? null,
+    quantity: it.quantity ?? null,
+    reason: it.reason ?? null,
+    outcome: it.outcome ?? null,
+    refund_amount: moneyAmount(it.refund),
+    refund_type: it.refund?.type ?? null,
+    is_exchange: !!it.exchangeItem,
+    exchange_product_name: it.exchangeItem?.product?.name ?? null,
+    exchange_quantity: it.exchangeItem?.quantity ?? null,
+  };
 }
 
 /** fetchReturnsPage. */
