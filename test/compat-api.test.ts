@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
+import { STATES } from './support/clients.js';
 import { compat, seedReturn, setReturnState } from './support/compat.js';
 import { query } from './support/database.js';
 import { startAnotherProcess } from './support/events.js';
@@ -276,19 +277,7 @@ describe('details', () => {
   });
 
   it('shows the state of a return mapped from every service status', async () => {
-    const expected: Record<string, string> = {
-      pre_shipment: 'open',
-      open: 'open',
-      in_transit: 'open',
-      delivered: 'open',
-      needs_review: 'review',
-      in_review: 'review',
-      flagged: 'review',
-      complete: 'closed',
-      rejected: 'closed',
-      deleted: 'cancelled',
-    };
-    for (const [status, state] of Object.entries(expected)) {
+    for (const [status, state] of Object.entries(STATES)) {
       const ret = await seedReturn(app, account);
       await setReturnState(app, ret.id, { status, createdDaysAgo: 40 });
       const res = await compat(app, account.compatKey, 'GET', `/api/v1/warehouse/return/details?return_id=${ret.numericId}`);

@@ -16,8 +16,8 @@ export interface LinkCursor {
 }
 
 export function encodeLinkCursor(cursor: LinkCursor): string {
-  const { from, to } = cursor.window;
-  return Buffer.from(JSON.stringify({ d: cursor.direction === 'next' ? 'n' : 'p', f: from, t: to, p: cursor.position })).toString('base64url');
+  // A bound the window does not have is left out (JSON drops undefined).
+  return Buffer.from(JSON.stringify({ d: cursor.direction === 'next' ? 'n' : 'p', f: cursor.window.from, t: cursor.window.to, p: cursor.position })).toString('base64url');
 }
 
 const optionalText = (value: unknown): value is string | undefined => value === undefined || typeof value === 'string';
@@ -33,9 +33,5 @@ export function decodeLinkCursor(value: string): LinkCursor {
   if (!c || typeof c !== 'object' || (c.d !== 'n' && c.d !== 'p') || typeof c.p !== 'string' || !c.p || !optionalText(c.f) || !optionalText(c.t)) {
     throw laravelInvalid('cursor', 'The cursor is invalid.');
   }
-  return {
-    direction: c.d === 'n' ? 'next' : 'previous',
-    window: { ...(c.f !== undefined ? { from: c.f } : {}), ...(c.t !== undefined ? { to: c.t } : {}) },
-    position: c.p,
-  };
+  return { direction: c.d === 'n' ? 'next' : 'previous', window: { from: c.f, to: c.t }, position: c.p };
 }

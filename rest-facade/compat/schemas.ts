@@ -13,16 +13,21 @@ const DetailsTime = Type.String({ description: '`YYYY-MM-DD HH:MM:SS`, UTC.' });
 const ListTime = Type.String({ description: 'ISO 8601 with milliseconds and `Z`.' });
 const State = Type.Union(LOOP_STATES.map((s) => Type.Literal(s)), { description: 'Loop\'s state of the return (decisions section 11).' });
 
+/** What a line item and an exchange line both name: the product, and the units with their price. */
+const ProductUnits = {
+  product_id: Nullable(Type.String()),
+  variant_id: Nullable(Type.String()),
+  sku: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  price: Decimal,
+};
+
 const LoopLineItem = Type.Object(
   {
     line_item_id: Type.Integer({ description: 'The numeric id of the order line.' }),
     provider_line_item_id: Type.String(),
-    product_id: Nullable(Type.String()),
-    variant_id: Nullable(Type.String()),
-    sku: Nullable(Type.String()),
-    title: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    price: Decimal,
+    ...ProductUnits,
     discount: Decimal,
     tax: Decimal,
     refund: Decimal,
@@ -37,12 +42,7 @@ const LoopLineItem = Type.Object(
 const LoopExchangeLine = Type.Object(
   {
     line_item_id: Type.Integer({ description: 'The numeric id of the order line exchanged.' }),
-    product_id: Nullable(Type.String()),
-    variant_id: Nullable(Type.String()),
-    sku: Nullable(Type.String()),
-    title: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    price: Decimal,
+    ...ProductUnits,
   },
   { title: 'LoopExchangeLine', additionalProperties: false, description: 'The replacement of an exchanged item: the returned line\'s product and variant (no other variant is recorded).' },
 );

@@ -109,7 +109,7 @@ export const loopPagination: PaginationStyle = {
   present(req, _res, page, body) {
     if (!isPaginated(req)) return body;
     const parameters = page.parameters ?? {};
-    const window = { ...(parameters.from !== undefined ? { from: parameters.from } : {}), ...(parameters.to !== undefined ? { to: parameters.to } : {}) };
+    const window = { from: parameters.from, to: parameters.to };
     const link = (direction: LinkDirection, position: string) => {
       const params = new URLSearchParams({ ...parameters, cursor: encodeLinkCursor({ direction, window, position }) });
       return `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path}?${params.toString()}`;
