@@ -213,6 +213,12 @@ describe('hostile input', () => {
       expect(res.body).toEqual(all.body);
       expect(res.headers.get('ignored-parameters')).toBe('__proto__, constructor, a%00b, %0D%0AX-Evil%3A%201');
       expect(res.headers.get('x-evil')).toBeNull();
+      // Long names are cut, by code points, and at most twenty are named.
+      const many = await get(`/v2.2/stores/${acme.storeId}/returns?${'%F0%9F%98%80'.repeat(100)}=1&${Array.from({ length: 30 }, (_, i) => `p${i}=1`).join('&')}`);
+      expect(many.status).toBe(200);
+      const named = many.headers.get('ignored-parameters')!.split(', ');
+      expect(named).toHaveLength(20);
+      expect(named[0]).toBe('%F0%9F%98%80'.repeat(64));
       // A prototype-named key never reaches the filters: the known ones are still checked.
       const bad = await get(`/v2.2/stores/${acme.storeId}/returns?__proto__=x&status=%00`);
       expect(bad.status).toBe(400);

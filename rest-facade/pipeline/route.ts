@@ -168,8 +168,8 @@ function readParams(req: Request): Record<string, string> {
   return params;
 }
 
-/** At most this many ignored names are reported (a header and a log line stay small). */
-const IGNORED_REPORTED = 20;
+/** At most this many ignored names are reported, each cut to this many characters: a header and a log line stay small. */
+const IGNORED_REPORTED = { names: 20, length: 64 };
 
 /**
  * The route's own and the pagination style's parameters, each given once and
@@ -184,7 +184,8 @@ function readQuery(req: Request, res: Response, schema: TObject | undefined, ext
   const ignored: string[] = [];
   for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
     if (!allowed.includes(name)) {
-      if (ignored.length < IGNORED_REPORTED) ignored.push(encodeURIComponent(name));
+      // Cut by code points, so no surrogate pair is split (encodeURIComponent refuses a lone one).
+      if (ignored.length < IGNORED_REPORTED.names) ignored.push(encodeURIComponent([...name].slice(0, IGNORED_REPORTED.length).join('')));
       continue;
     }
     if (typeof value !== 'string') {
