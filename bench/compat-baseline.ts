@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../platform/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { decodeLinkCursor, encodeLinkCursor } from '../rest-facade/compat/cursor.js';
 import { loopReturn } from '../rest-facade/compat/format.js';
-import { resolveWindow, stateCondition } from '../rest-facade/compat/params.js';
+import { LIST_WINDOW, resolveWindow, stateCondition } from '../rest-facade/compat/params.js';
 import { returnRecord } from '../subgraphs/returns/compat.json.js';
 import { ITEM_COLUMNS, RETURN_COLUMNS, type ReturnItemRow, type ReturnRow } from '../subgraphs/returns/return.rows.js';
 import { returnView } from '../subgraphs/returns/return.view.js';
@@ -48,13 +48,13 @@ app.get('/api/v1/warehouse/return/list', async (req, res) => {
   if (!storeId) return res.status(401).end();
   const query = req.query as Record<string, string>;
   const now = new Date();
-  const window = resolveWindow(query, now, 1);
+  const link = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
+  const window = resolveWindow(query.from === undefined && query.to === undefined && link ? link.window : query, now, LIST_WINDOW);
   const first = Number(query.pageSize ?? 100);
   const condition = stateCondition(undefined, now);
   // The same filters the service binds its cursors to, so both answer the same links.
-  const filters = { list: 'returns-window', storeId, field: window.field, from: window.from, until: window.until, condition: JSON.stringify({ statuses: condition.statuses }) };
-  const link = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-  const position = link && decodeCursor(link.cursor, filters);
+  const filters = { list: 'returns-window', storeId };
+  const position = link && decodeCursor(link.position, filters);
   const backwards = link?.direction === 'previous';
   const column = window.field === 'created_at' ? 'r.created_at' : 'r.updated_at';
   const params: unknown[] = [storeId, window.from, window.until, condition.statuses, first + 1];
@@ -76,7 +76,7 @@ app.get('/api/v1/warehouse/return/list', async (req, res) => {
   const body = (await records(page)).map((r) => loopReturn(r, 'list', now));
   const base = `${req.protocol}://${req.get('host')}/api/v1/warehouse/return/list`;
   const url = (direction: 'next' | 'previous', row: { sortAt: string; id: string }) =>
-    `${base}?${new URLSearchParams({ ...window.parameters, paginate: 'true', pageSize: String(first), cursor: encodeLinkCursor(direction, encodeCursor([row.sortAt, row.id], filters)) }).toString()}`;
+    `${base}?${new URLSearchParams({ ...window.bounds, filter: window.field, paginate: 'true', pageSize: String(first), cursor: encodeLinkCursor({ direction, window: window.bounds, position: encodeCursor([row.sortAt, row.id], filters) }) }).toString()}`;
   const hasNext = backwards || more;
   const hasPrevious = backwards ? more : position !== undefined;
   res.json({

@@ -9,10 +9,6 @@ export const PROBLEMS = {
     'The request is invalid',
     'A body field, query parameter, path segment or header broke a rule. `errors` lists every violation at once, each with a pointer: a JSON pointer into the body (`/data/items/0/quantity`), or `query#name`, `header#name`, `path#name`. Fix them all and send the request again; nothing was changed.',
   ],
-  'unknown-parameter': [
-    'Unknown query parameter',
-    'A query parameter is not one this route knows. Lists refuse unknown parameters so that a misspelt filter never returns unfiltered data. The pointer `query#<name>` names it; `detail` lists the accepted ones.',
-  ],
   'invalid-page-size': ['Invalid page size', '`page-size` (or the `X-Page-Size` header) must be an integer from 1 to 500.'],
   'invalid-cursor': [
     'Invalid pagination cursor',

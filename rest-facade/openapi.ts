@@ -44,10 +44,9 @@ export interface ApiDescription {
   pagination?: { parameters: ParameterSpec[]; headers: Record<string, HeaderSpec>; problems: ProblemsByStatus };
   /**
    * The status this API answers a problem with, when its error format moves it
-   * (Laravel answers validation with 422), or null when the API never answers it
-   * (a surface that ignores unknown parameters). Default: the problem's status.
+   * (Laravel answers validation with 422). Default: the problem's status.
    */
-  problemStatus?(slug: ProblemSlug, status: number): number | null;
+  problemStatus?(slug: ProblemSlug, status: number): number;
   /** The requests the API sends to its subscribers (OpenAPI 3.1 `webhooks`). */
   webhooks?: WebhooksDescription;
 }
@@ -135,7 +134,6 @@ function mergeProblems(api: ApiDescription, ...sets: ProblemsByStatus[]): [numbe
     for (const [declared, slugs] of Object.entries(set)) {
       for (const slug of slugs ?? []) {
         const status = api.problemStatus ? api.problemStatus(slug, Number(declared)) : Number(declared);
-        if (status === null) continue;
         const list = merged.get(status) ?? [];
         if (!list.includes(slug)) list.push(slug);
         merged.set(status, list);

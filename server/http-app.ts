@@ -83,7 +83,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
         const path = req.originalUrl.split('?')[0];
         const route = routeLabel(req, res);
         const operation = route === '/graphql' ? graphqlOperationName(req) : undefined;
-        locals(res).logger.info({ method: req.method, path, route, ...(operation ? { operation } : {}), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+        const { ignoredParameters } = locals(res);
+        locals(res).logger.info(
+          { method: req.method, path, route, ...(operation ? { operation } : {}), ...(ignoredParameters ? { ignoredParameters } : {}), status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          'request',
+        );
       }
     });
     next();

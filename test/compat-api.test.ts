@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
+import { STATES } from './support/clients.js';
 import { compat, seedReturn, setReturnState } from './support/compat.js';
 import { query } from './support/database.js';
 import { startAnotherProcess } from './support/events.js';
@@ -89,10 +90,23 @@ describe('routes', () => {
     }
   });
 
-  it("answers unknown routes and wrong methods as Laravel does: 404 and 405 {message}, with Allow", async () => {
+  it('authenticates before it routes, as Loop does: a path it does not serve is 401 without a key, 403 with one (decisions 17)', async () => {
+    const FORBIDDEN = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
+    for (const [method, path] of [['GET', '/api/v1/destinations'], ['POST', '/api/v1/webhooks'], ['GET', '/api/2026-07/warehouse'], ['GET', '/api/v1/warehouse/return/nope'], ['GET', '/api/v1']] as const) {
+      const unsigned = await compat(app, undefined, method, path);
+      expect(unsigned.status, path).toBe(401);
+      expect(unsigned.text, path).toBe(JSON.stringify(UNAUTHORIZED));
+      expect((await compat(app, 'ck_unknown', method, path)).status, path).toBe(401);
+      const signed = await compat(app, account.compatKey, method, path);
+      expect(signed.status, path).toBe(403);
+      expect(signed.text, path).toBe(JSON.stringify(FORBIDDEN));
+    }
+    // A served path with another method: 401 first, then Laravel's 405.
+    expect((await compat(app, undefined, 'GET', '/api/v1/warehouse/return/12/process')).status).toBe(401);
+  });
+
+  it("answers wrong methods as Laravel does: 405 {message}, with Allow", async () => {
     const cases: [string, string, number, unknown][] = [
-      ['GET', '/api/v1/warehouse/return/nope', 404, { message: 'The route api/v1/warehouse/return/nope could not be found.' }],
-      ['GET', '/api/2026-07/warehouse', 404, { message: 'The route api/2026-07/warehouse could not be found.' }],
       ['GET', '/api/v1/warehouse/return/12/process', 405, { message: 'The GET method is not supported for route api/v1/warehouse/return/12/process. Supported methods: POST.' }],
       ['DELETE', '/api/v1/warehouse/return/list', 405, { message: 'The DELETE method is not supported for route api/v1/warehouse/return/list. Supported methods: GET, HEAD.' }],
     ];
@@ -263,19 +277,7 @@ describe('details', () => {
   });
 
   it('shows the state of a return mapped from every service status', async () => {
-    const expected: Record<string, string> = {
-      pre_shipment: 'open',
-      open: 'open',
-      in_transit: 'open',
-      delivered: 'open',
-      needs_review: 'review',
-      in_review: 'review',
-      flagged: 'review',
-      complete: 'closed',
-      rejected: 'closed',
-      deleted: 'cancelled',
-    };
-    for (const [status, state] of Object.entries(expected)) {
+    for (const [status, state] of Object.entries(STATES)) {
       const ret = await seedReturn(app, account);
       await setReturnState(app, ret.id, { status, createdDaysAgo: 40 });
       const res = await compat(app, account.compatKey, 'GET', `/api/v1/warehouse/return/details?return_id=${ret.numericId}`);

@@ -18,6 +18,7 @@ async function list(account: TestAccount, params: string, prefix = '/api/v1') {
 }
 
 const ids = (body: { service_id: string }[]) => body.map((r) => r.service_id).sort();
+const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);
 
 describe('windows', () => {
   it('defaults to the last 24 hours, as a bare array of list-formatted returns', async () => {
@@ -104,7 +105,8 @@ describe('windows', () => {
     await setReturnState(app, cancelled, { status: 'deleted' });
     await setReturnState(app, expired, { createdDaysAgo: 40 });
     await setReturnState(app, shipped, { createdDaysAgo: 40, shipmentRecorded: true });
-    const window = 'from=2026-09-01';
+    // A window that covers the returns made 40 days ago and now (`from` alone would be the 24 hours after it).
+    const window = `from=${daysAgo(45)}&to=${daysAgo(-1)}`;
     const cases: [string, string[]][] = [
       ['', [open, closed, expired, shipped]],
       ['&state=open', [open, shipped]],
@@ -245,5 +247,105 @@ describe('ASN report', () => {
     expect(wider.body).toHaveLength(4);
     const invalid = await compat(app, account.compatKey, 'GET', '/api/v1/warehouse/reporting/asn?from=2025-01-01&to=2026-01-01');
     expect(invalid.status).toBe(422);
+  });
+});
+
+/** Decisions section 17: what public clients send is accepted, what they read is there. */
+describe('what real clients send', () => {
+  const page = (account: TestAccount, params: string) => list(account, params);
+  const cursorOf = (url: string | null) => (url ? new URL(url).searchParams.get('cursor') : null);
+
+  it('continues from a cursor re-sent with the client\'s own parameters and no from/to, in the window page 1 resolved', async () => {
+    const account = await app.createAccount('Cursor window');
+    const { returnIds } = await seedReturns(app, account, 5);
+    for (const [i, id] of returnIds.entries()) await setTimes([id], new Date(Date.now() - (i + 1) * 3600_000).toISOString());
+    const first = await page(account, 'paginate=true&pageSize=2');
+    // The oldest return sits exactly at the window's start page 1 resolved: a window resolved again later would miss it.
+    const start = new URL(first.body.nextPageUrl).searchParams.get('from')!;
+    await setTimes([returnIds[4]!], start);
+    const seen: string[] = first.body.returns.map((r: { service_id: string }) => r.service_id);
+    let cursor = cursorOf(first.body.nextPageUrl);
+    while (cursor) {
+      const next = await page(account, `paginate=true&pageSize=2&cursor=${encodeURIComponent(cursor)}`);
+      expect(next.status).toBe(200);
+      seen.push(...next.body.returns.map((r: { service_id: string }) => r.service_id));
+      cursor = cursorOf(next.body.nextPageUrl);
+    }
+    expect(seen).toEqual(returnIds);
+    // Without paginate, a cursor still pages (Pipedream sends only its own parameters and the cursor).
+    const bare = await page(account, `pageSize=2&cursor=${encodeURIComponent(cursorOf(first.body.nextPageUrl)!)}`);
+    expect(bare.body.returns.map((r: { service_id: string }) => r.service_id)).toEqual(returnIds.slice(2, 4));
+  });
+
+  it('applies a cursor under another state or filter from its position, never from the start and never outside the key\'s store', async () => {
+    const account = await app.createAccount('Cursor filters');
+    const { returnIds } = await seedReturns(app, account, 6);
+    for (const [i, id] of returnIds.entries()) await setTimes([id], new Date(Date.now() - (i + 1) * 600_000).toISOString());
+    for (const id of [returnIds[0]!, returnIds[3]!, returnIds[5]!]) await setReturnState(app, id, { status: 'flagged' });
+    const first = await page(account, 'paginate=true&pageSize=1');
+    expect(first.body.returns.map((r: { service_id: string }) => r.service_id)).toEqual([returnIds[1]]);
+    const cursor = encodeURIComponent(cursorOf(first.body.nextPageUrl)!);
+    const review = await page(account, `paginate=true&pageSize=5&state=review&cursor=${cursor}`);
+    expect(review.status).toBe(200);
+    expect(review.body.returns.map((r: { service_id: string }) => r.service_id)).toEqual([returnIds[3], returnIds[5]]);
+    expect((await page(account, `paginate=true&filter=updated_at&cursor=${cursor}`)).status).toBe(200);
+    const stranger = await app.createAccount('Cursor stranger');
+    expect((await page(stranger, `paginate=true&cursor=${cursor}`)).body).toEqual({ message: 'The cursor is invalid.', errors: { cursor: ['The cursor is invalid.'] } });
+  });
+
+  it('reads paginate as PHP\'s boolean filter does', async () => {
+    const account = await app.createAccount('Booleans');
+    await seedReturns(app, account, 1);
+    for (const value of ['true', 'True', 'TRUE', '1', 'on', 'yes']) expect(Object.keys((await page(account, `paginate=${value}`)).body), value).toEqual(['returns', 'nextPageUrl', 'previousPageUrl']);
+    for (const value of ['false', 'False', '0', 'off', 'no', '']) expect(Array.isArray((await page(account, `paginate=${value}`)).body), value).toBe(true);
+  });
+
+  it('reads dates as loosely as Laravel does; from alone is the 24 hours after it, to alone the 24 hours before it', async () => {
+    const account = await app.createAccount('Loose dates');
+    const { returnIds } = await seedReturns(app, account, 3);
+    await setTimes([returnIds[0]!], '2026-06-01T10:30:00Z');
+    await setTimes([returnIds[1]!], '2026-06-02T09:00:00Z');
+    await setTimes([returnIds[2]!], '2025-11-01T12:00:00Z');
+    const cases: [string, string[]][] = [
+      ['from=2026-6-1 0:00:00&to=2026-6-1 23:59:59', [returnIds[0]!]],
+      ['from=2026-06-01 00:00:00Z&to=2026-06-01 12:00:00Z', [returnIds[0]!]],
+      ['from=2026-06-01%2010:30:00.000000&to=2026-06-01T10:30:00.000%2B00:00', [returnIds[0]!]],
+      ['from=2026-06-01T12:30:00 %2B02:00&to=2026-06-01T10:30:00.000Z', [returnIds[0]!]],
+      ['from=2026-06-01 10:00:00', [returnIds[0]!, returnIds[1]!]],
+      ['from=2026-06-01 11:00:00', [returnIds[1]!]],
+      ['to=2026-06-02 11:00:00', [returnIds[1]!]],
+      ['to=2026-06-02 10:00:00', [returnIds[0]!, returnIds[1]!]],
+      ['from=2025-11-01', [returnIds[2]!]],
+      // A zero-width window (to == from) is an empty or one-instant list, never 422.
+      ['from=2026-06-01T10:30:00.000Z&to=2026-06-01T10:30:00.000Z', [returnIds[0]!]],
+      ['from=2026-06-01T10:31:00.000Z&to=2026-06-01T10:31:00.000Z', []],
+    ];
+    for (const [params, expected] of cases) {
+      const res = await list(account, params);
+      expect(res.status, params).toBe(200);
+      expect(ids(res.body), params).toEqual([...expected].sort());
+    }
+    for (const bad of ['from=yesterday', 'from=2026-13-01', 'to=2026-06-01 25:00:00', 'from=2026-06-01 10:00:00 Europe']) {
+      expect((await list(account, bad)).status, bad).toBe(422);
+    }
+  });
+
+  it('lists the exchange lines of an exchange return, never an empty list', async () => {
+    const account = await app.createAccount('Exchanges');
+    const ret = await seedReturn(app, account, {
+      items: [
+        { lineItemId: 'li-1', quantity: 2, reason: 'Too small', compensation: 'same_item_replacement' },
+        { lineItemId: 'li-2', quantity: 1, reason: 'Broken', compensation: 'exchange' },
+      ],
+    });
+    const details = await compat(app, account.compatKey, 'GET', `/api/v1/warehouse/return/details?return_id=${ret.numericId}`);
+    expect(details.body.outcome).toBe('exchange');
+    expect(details.body.exchanges).toEqual([
+      { line_item_id: ret.lines['li-1'], product_id: 'prod-1', variant_id: 'var-1', sku: 'SKU-1', title: 'Shirt', quantity: 2, price: '50.00' },
+      { line_item_id: ret.lines['li-2'], product_id: 'prod-2', variant_id: 'var-2', sku: 'SKU-2', title: 'Hat', quantity: 1, price: '10.00' },
+    ]);
+    expect(details.body.exchange_total).toBe('60.00');
+    const refund = await seedReturn(app, account);
+    expect((await compat(app, account.compatKey, 'GET', `/api/v1/warehouse/return/details?return_id=${refund.numericId}`)).body.exchanges).toEqual([]);
   });
 });

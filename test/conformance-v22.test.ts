@@ -33,8 +33,8 @@ const DIFFERENCES = {
       'Every error is an RFC 9457 problem (type, title, status, detail, instance) sent as application/problem+json, also where the schema declares application/json (create return 400/404/409, custom events 400/404/429), the custom-order error body {error, errors} (custom orders 400/401/500), or no error at all (GET /webhooks/{webhookId}). The body still matches the schema\'s error.schema.',
   },
   commentReadShape: {
-    decisions: '8 (Comments)',
-    what: 'Comments read as {id, message, createdAt} (and image when the comment carries one), where the schema declares {message} or {image} with no other property.',
+    decisions: '8 (Comments), 17 (an answer the schema does not allow is a documented difference)',
+    what: 'Comments read as {id, message, createdAt} (and image when the comment carries one), in GET and in the 201 answer of POST, where the schema declares {message} or {image} with no other property.',
   },
   bulkEventsBody: {
     decisions: '6 (Custom events: bulk)',

@@ -85,7 +85,7 @@ export async function receive(app: TestApp, id: string, items: Record<string, un
 /** GET a REST path as the account; returns status, body and the next-page cursor. */
 export async function rest<T = Record<string, unknown>>(app: TestApp, account: TestAccount, path: string, token = account.apiSecret) {
   const res = await app.request(`/v2.2/stores/${account.storeId}${path}`, { token });
-  return { status: res.status, body: (await res.json()) as T, next: res.headers.get('x-page-next'), contentType: res.headers.get('content-type') };
+  return { status: res.status, body: (await res.json()) as T, next: res.headers.get('x-page-next'), contentType: res.headers.get('content-type'), ignored: res.headers.get('ignored-parameters') };
 }
 
 /** Follows X-Page-Next to the end and returns every row of `key`. */

@@ -300,9 +300,10 @@ describe('inbound shipments', () => {
       }
       const both = await rest<{ errors: unknown[] }>(app, store, '/inbound-shipments?status=x&created_at_min=y');
       expect(both.body.errors).toHaveLength(2);
-      const unknown = await rest<{ type: string }>(app, store, '/inbound-shipments?state=PENDING');
-      expect(unknown.status).toBe(400);
-      expect(unknown.body.type).toBe('/problems/unknown-parameter');
+      // An unknown parameter is ignored and named (decisions 17).
+      const unknown = await rest(app, store, '/inbound-shipments?state=PENDING');
+      expect(unknown.status).toBe(200);
+      expect(unknown.ignored).toBe('state');
     });
 
     it('walks pages with X-Page-Next, filtered and not, and binds cursors to their filters', async () => {

@@ -154,11 +154,16 @@ describe('pagination on GET /v2.2/stores/{storeId}/returns', () => {
     expect((await res.json()).type).toBe('/problems/invalid-cursor');
   });
 
-  it('answers 400 unknown-parameter for a query parameter the list does not know', async () => {
-    const res = await list('?statuz=open');
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body.type).toBe('/problems/unknown-parameter');
-    expect(body.errors[0].pointer).toBe('query#statuz');
+  it('ignores a query parameter the list does not know (decisions 17) and names it in Ignored-Parameters', async () => {
+    const res = await list('?statuz=open&limit=10&page-size=2');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ignored-parameters')).toBe('statuz, limit');
+    expect((await res.json()).returns).toHaveLength(2);
+    // A known parameter with an invalid value is still refused.
+    const bad = await list('?status=opne&limit=10');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors).toEqual([{ pointer: 'query#status', detail: expect.any(String) }]);
+    expect(bad.headers.get('ignored-parameters')).toBe('limit');
+    expect((await list('?page-size=2')).headers.get('ignored-parameters')).toBeNull();
   });
 });

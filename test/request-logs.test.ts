@@ -16,6 +16,12 @@ describe('request logs', () => {
     expect(line).toMatchObject({ method: 'GET', path: `/v2.2/stores/${account.storeId}/returns`, route: '/v2.2/stores/:storeId/returns', status: 200 });
   });
 
+  it('names the query parameters a route ignored (decisions 17)', async () => {
+    const res = await app.request(`/v2.2/stores/${account.storeId}/returns?limit=10&statuz=open`, { token: account.apiSecret });
+    expect(res.status).toBe(200);
+    expect(requestLine(res.headers.get('x-request-id')!)).toMatchObject({ status: 200, ignoredParameters: ['limit', 'statuz'] });
+  });
+
   it('logs a GraphQL call with the operation name, given or read from the document', async () => {
     const named = await fetch(`${app.baseUrl}/graphql`, {
       method: 'POST',

@@ -69,6 +69,10 @@ describe('reading and listing returns', () => {
     ['?provider_order_name=%237001', ['warranty', 'first']],
     ['?shopify_order_name=%237002&status=open', ['bob']],
     ['?type=return&status=open&updated_at_min=2026-01-01', ['bob', 'first']],
+    // The customer's email, any case (decisions 17).
+    ['?email=BOB%40Example.com', ['done', 'bob']],
+    ['?email=ada%40example.com&status=open', ['warranty', 'first']],
+    ['?email=nobody%40example.com', []],
   ])('filters %s', async (qs, expected) => {
     const { status, body } = await list(qs);
     expect(status).toBe(200);
@@ -80,11 +84,18 @@ describe('reading and listing returns', () => {
     ['?type=gift', 'query#type'],
     ['?updated_at_min=last-week', 'query#updated_at_min'],
     ['?created_at_max=2026-13-45', 'query#created_at_max'],
-    ['?order_name=x', 'query#order_name'],
+    ['?email=not-an-email', 'query#email'],
   ])('answers 400 for %s', async (qs, pointer) => {
     const { status, body } = await list(qs);
     expect(status).toBe(400);
     expect(body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it('ignores parameters it does not take, as the real platform does, and names them (decisions 17)', async () => {
+    const res = await app.request(`/v2.2/stores/${acme.storeId}/returns?order_name=x&limit=10`, { token: acme.apiSecret });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ignored-parameters')).toBe('order_name, limit');
+    expect(names((await res.json()).returns)).toEqual(['done', 'bob', 'warranty', 'first']);
   });
 
   it('binds cursors to filters', async () => {

@@ -188,7 +188,10 @@ describe('v2.2 client operations', () => {
     expect((await rest<{ inventory_levels: Json[] }>(app, acme, '/inventory-levels?sku=NOPE')).body.inventory_levels).toEqual([]);
     expect((await rest<{ inventory_levels: Json[] }>(app, acme, '/inventory-levels?updated_at_min=2999-01-01')).body.inventory_levels).toEqual([]);
     expect((await rest<Json>(app, acme, '/inventory-levels?updated_at_min=soon')).status).toBe(400);
-    expect((await rest<Json>(app, acme, '/inventory-levels?kind=PRODUCT')).status).toBe(400);
+    // Levels take no kind: the parameter is ignored and named (decisions 17).
+    const kind = await rest<{ inventory_levels: Json[] }>(app, acme, '/inventory-levels?kind=PRODUCT');
+    expect(kind.ignored).toBe('kind');
+    expect(kind.body.inventory_levels).toEqual((await rest<{ inventory_levels: Json[] }>(app, acme, '/inventory-levels')).body.inventory_levels);
 
     const level = bySku('LV-A', north)!;
     const one = await rest<{ inventory_level: Json }>(app, acme, `/inventory-levels/${level.id}`);

@@ -2247,6 +2247,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2255,17 +2257,19 @@ export interface operations {
                     } | components["schemas"]["OrderSyncResponse"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -2276,6 +2280,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -2294,6 +2300,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2310,6 +2318,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2326,6 +2336,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2342,6 +2354,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,6 +2372,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,6 +2390,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -2396,6 +2414,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +2432,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2444,6 +2466,8 @@ export interface operations {
                 provider_order_name?: string;
                 /** @description Alias of provider_order_name. */
                 shopify_order_name?: string;
+                /** @description Returns of orders whose customer has this email (any case), as the real platform filters. */
+                email?: string;
                 /** @description Rows per page (default 20); wins over X-Page-Size. */
                 "page-size"?: number;
                 /** @description The `X-Page-Next` of the previous page, exactly as received; wins over X-Page-Continue. */
@@ -2468,6 +2492,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -2476,17 +2502,19 @@ export interface operations {
                     "application/json": components["schemas"]["ReturnList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -2497,6 +2525,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -2515,6 +2545,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2531,6 +2563,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,6 +2581,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -2569,6 +2605,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,6 +2623,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2670,6 +2710,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2690,6 +2732,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2705,17 +2749,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -2726,6 +2772,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -2744,6 +2792,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,6 +2810,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,6 +2828,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +2846,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +2864,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2824,6 +2882,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,6 +2900,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -2862,6 +2924,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +2942,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2910,6 +2976,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,17 +2987,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -2940,6 +3010,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -2958,6 +3030,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,6 +3048,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,6 +3066,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3012,6 +3090,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3028,6 +3108,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3060,6 +3142,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,17 +3153,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -3090,6 +3176,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -3108,6 +3196,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3124,6 +3214,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,6 +3232,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3162,6 +3256,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3178,6 +3274,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3218,21 +3316,25 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -3243,6 +3345,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -3261,6 +3365,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3277,6 +3383,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3293,6 +3401,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,6 +3419,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +3437,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3455,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3363,6 +3479,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3379,6 +3497,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3411,6 +3531,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,17 +3541,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -3440,6 +3564,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -3458,6 +3584,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3474,6 +3602,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3620,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3512,6 +3644,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3528,6 +3662,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3572,6 +3708,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,17 +3718,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -3601,6 +3741,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -3619,6 +3761,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3635,6 +3779,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,6 +3797,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3667,6 +3815,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +3833,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3705,6 +3857,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +3875,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3770,6 +3926,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3778,17 +3936,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON; Not items of this return */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON; Not items of this return */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json" | "/problems/items-not-in-return";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json" | "/problems/items-not-in-return";
                         /** @constant */
                         status?: 400;
                     };
@@ -3799,6 +3959,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -3817,6 +3979,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3833,6 +3997,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,6 +4015,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +4033,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3881,6 +4051,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3897,6 +4069,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -3919,6 +4093,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3935,6 +4111,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3983,6 +4161,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -3991,17 +4171,19 @@ export interface operations {
                     "application/json": components["schemas"]["InboundShipmentList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -4012,6 +4194,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4030,6 +4214,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4046,6 +4232,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4062,6 +4250,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4084,6 +4274,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4292,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4134,6 +4328,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,17 +4338,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -4163,6 +4361,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4181,6 +4381,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,6 +4399,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,6 +4417,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4235,6 +4441,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4251,6 +4459,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4297,6 +4507,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -4305,17 +4517,19 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryItemList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -4326,6 +4540,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4344,6 +4560,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4360,6 +4578,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4596,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4398,6 +4620,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +4638,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4448,6 +4674,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,17 +4684,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -4477,6 +4707,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4495,6 +4727,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,6 +4745,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +4763,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4549,6 +4787,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4565,6 +4805,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4614,6 +4856,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -4622,17 +4866,19 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryLevelList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -4643,6 +4889,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4661,6 +4909,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4677,6 +4927,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +4945,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4715,6 +4969,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4731,6 +4987,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4765,6 +5023,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,17 +5033,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -4794,6 +5056,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -4812,6 +5076,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +5094,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,6 +5112,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -4866,6 +5136,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +5154,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4966,6 +5240,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
@@ -4974,17 +5250,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -4995,6 +5273,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5013,6 +5293,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5311,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5045,6 +5329,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5061,6 +5347,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5077,6 +5365,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5099,6 +5389,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5407,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -5154,6 +5448,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
@@ -5164,17 +5460,19 @@ export interface operations {
                     "application/json": components["schemas"]["BulkEventsResult"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -5185,6 +5483,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5203,6 +5503,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5219,6 +5521,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5235,6 +5539,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,6 +5557,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5267,6 +5575,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5289,6 +5599,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5305,6 +5617,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -5347,6 +5661,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -5355,17 +5671,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -5376,6 +5694,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5394,6 +5714,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5410,6 +5732,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5426,6 +5750,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5448,6 +5774,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,6 +5792,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -5501,6 +5831,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,23 +5844,27 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -5539,6 +5875,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5557,6 +5895,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,6 +5913,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5931,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5605,6 +5949,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +5967,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5643,6 +5991,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5659,6 +6009,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -5691,23 +6043,27 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -5718,6 +6074,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5736,6 +6094,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +6112,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6130,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5790,6 +6154,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5806,6 +6172,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -5843,21 +6211,25 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -5868,6 +6240,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -5886,6 +6260,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,6 +6278,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5918,6 +6296,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,6 +6314,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5950,6 +6332,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -5972,6 +6356,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5988,6 +6374,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -6020,21 +6408,25 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter */
+            /** @description Invalid URL; The request is invalid */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
                         /** @constant */
                         status?: 400;
                     };
@@ -6045,6 +6437,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -6063,6 +6457,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6079,6 +6475,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,6 +6493,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -6117,6 +6517,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6535,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -6170,21 +6574,25 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; The request body is not valid JSON */
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-json";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
                         /** @constant */
                         status?: 400;
                     };
@@ -6195,6 +6603,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -6213,6 +6623,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,6 +6641,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6245,6 +6659,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6261,6 +6677,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,6 +6695,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -6299,6 +6719,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6315,6 +6737,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -6357,6 +6781,8 @@ export interface operations {
                 headers: {
                     /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description The cursor of the next page (pass it as `page-continue`); absent on the last page. */
                     "X-Page-Next"?: string;
                     [name: string]: unknown;
@@ -6365,17 +6791,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Invalid URL; The request is invalid; Unknown query parameter; Invalid page size; Invalid pagination cursor */
+            /** @description Invalid URL; The request is invalid; Invalid page size; Invalid pagination cursor */
             400: {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/unknown-parameter" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-page-size" | "/problems/invalid-cursor";
                         /** @constant */
                         status?: 400;
                     };
@@ -6386,6 +6814,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
@@ -6404,6 +6834,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6420,6 +6852,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6436,6 +6870,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
@@ -6458,6 +6894,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6474,6 +6912,8 @@ export interface operations {
                 headers: {
                     /** @description The request id. */
                     "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;

@@ -43,6 +43,13 @@ export function isCalendarDate(value: string): boolean {
  */
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
+/**
+ * The same, read as loosely as Laravel's `date` rule reads it (real clients
+ * format dates by hand): month, day, hour, minute and second without zero
+ * padding, and blanks before the zone (`2026-11-1 0:00:00`, `2023-06-01 00:00:00Z`).
+ */
+const LOOSE_RE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
 interface ParsedInstant {
   /** Whole seconds since the epoch, in milliseconds. */
   wholeMillis: number;
@@ -50,8 +57,8 @@ interface ParsedInstant {
   fraction: number;
 }
 
-function parseIso(value: string): ParsedInstant | undefined {
-  const m = ISO_RE.exec(value);
+function parseIso(value: string, pattern = ISO_RE): ParsedInstant | undefined {
+  const m = pattern.exec(value);
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (!validCalendar(year, month, day)) return undefined;
@@ -76,6 +83,13 @@ function parseIso(value: string): ParsedInstant | undefined {
 export function isoEpochSeconds(value: string): number | undefined {
   const parsed = parseIso(value);
   return parsed && parsed.wholeMillis / 1000 + parsed.fraction;
+}
+
+/** A date or date-time as LOOSE_RE reads it: epoch seconds, and whether it names a day alone. */
+export function looseInstant(value: string): { epochSeconds: number; dateOnly: boolean } | undefined {
+  const text = value.trim();
+  const parsed = parseIso(text, LOOSE_RE);
+  return parsed && { epochSeconds: parsed.wholeMillis / 1000 + parsed.fraction, dateOnly: LOOSE_RE.exec(text)![4] === undefined };
 }
 
 const RFC3339_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;

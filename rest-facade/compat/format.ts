@@ -48,12 +48,24 @@ function itemAmounts(item: ReturnRecordItem, currency: string) {
   };
 }
 
+type LoopExchangeLine = ReturnType<typeof exchangeLine>;
+
+/**
+ * What an exchanged item is replaced by (decisions section 17): the service
+ * records no other variant for an exchange, so the replacement is the
+ * returned line's product and variant, for the same units and price.
+ */
+function exchangeLine(item: ReturnRecordItem, price: string) {
+  return { line_item_id: item.line.numericId, product_id: item.productId, variant_id: item.variantId, sku: item.sku, title: item.title, quantity: item.quantity, price };
+}
+
 /** One return in Loop's shape: `details` and list entries differ only in their timestamps. */
 export function loopReturn(record: ReturnRecord, style: TimestampStyle, now: Date) {
   const digits = currencyDigits(record.currency);
   const text = (d: Decimal) => d.toFixed(digits);
   const zero = new Decimal(0);
-  const totals = { product: zero, discount: zero, tax: zero, refund: zero, refunded: zero, credited: zero };
+  const totals = { product: zero, discount: zero, tax: zero, refund: zero, refunded: zero, credited: zero, exchanged: zero };
+  const exchanges: LoopExchangeLine[] = [];
   const lineItems = record.items.map((item) => {
     const a = itemAmounts(item, record.currency);
     totals.product = totals.product.plus(a.price);
@@ -62,6 +74,10 @@ export function loopReturn(record: ReturnRecord, style: TimestampStyle, now: Dat
     totals.refund = totals.refund.plus(a.refund);
     if (item.compensation === 'refund') totals.refunded = totals.refunded.plus(a.refund);
     if (item.compensation === 'store_credit') totals.credited = totals.credited.plus(a.refund);
+    if (item.compensation === 'exchange') {
+      totals.exchanged = totals.exchanged.plus(a.price);
+      exchanges.push(exchangeLine(item, text(a.price)));
+    }
     return {
       line_item_id: item.line.numericId,
       provider_line_item_id: item.line.externalId,
@@ -98,7 +114,7 @@ export function loopReturn(record: ReturnRecord, style: TimestampStyle, now: Dat
     return_tax_total: text(totals.tax),
     return_total: text(returnTotal),
     return_credit_total: text(returnTotal),
-    exchange_total: text(zero),
+    exchange_total: text(totals.exchanged),
     refund: text(totals.refunded),
     gift_card: text(totals.credited),
     outcome: outcomeOf(record.items),
@@ -106,7 +122,7 @@ export function loopReturn(record: ReturnRecord, style: TimestampStyle, now: Dat
     tracking_number: record.shipment?.tracker ?? null,
     label_status: record.shipment ? (LABEL_STATUS[record.shipment.status] ?? record.shipment.status) : null,
     line_items: lineItems,
-    exchanges: [],
+    exchanges,
   };
 }
 

@@ -5,14 +5,16 @@ import { RouteList } from '../pipeline/routing.js';
 import { PAGE_SIZE } from './params.js';
 import { registerCompatReportingRoutes } from './reporting.routes.js';
 import { registerCompatReturnRoutes } from './returns.routes.js';
-import { MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
+import { ForbiddenBody, MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
 
 const DESCRIPTION = `The warehouse endpoints of Loop Returns' API, for integrations written against it: point them at this
 service, change the base URL and the key, and they work unchanged (see docs/compat.md for the mapping and the
 deliberate differences). The same returns as the v2.2 API and the GraphQL graph.
 
 **Authentication.** \`X-Authorization: <key>\` (the raw key, no scheme): a compatibility key of one store, created with
-the admin CLI or GraphQL. 300 requests a minute per key (429 \`{"message":"Too Many Requests"}\`).
+the admin CLI or GraphQL. 300 requests a minute per key (429 \`{"message":"Too Many Requests"}\`). As Loop does, every
+path under \`/api/v1/\` authenticates first: without a valid key it is 401, and a path outside these endpoints is 403
+\`GEN-FORBIDDEN\` with one.
 
 **Answers.** Actions answer 200 with \`true\` when applied, and 200 with Loop's refusal body otherwise; unknown returns
 answer 200 with an \`errors\` (actions) or \`error\` (details) body. Validation errors are Laravel's 422
@@ -34,13 +36,11 @@ export const COMPAT_API: ApiDescription = {
   securitySchemes: { compatKey: { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'A compatibility key of one store (the raw key, no scheme).' } },
   security: () => [{ compatKey: [] }],
   problemStatus(slug, status) {
-    // Unknown parameters are ignored, as Laravel ignores them; validation is Laravel's 422.
-    if (slug === 'unknown-parameter') return null;
-    if (slug === 'validation-failed') return 422;
-    return status;
+    // Validation is Laravel's 422.
+    return slug === 'validation-failed' ? 422 : status;
   },
   errorResponse(status, slugs, schema) {
-    const body: TSchema = status === 401 ? UnauthorizedBody : status === 422 ? ValidationBody : MessageBody;
+    const body: TSchema = status === 401 ? UnauthorizedBody : status === 403 ? ForbiddenBody : status === 422 ? ValidationBody : MessageBody;
     const headers = ERROR_HEADERS[status];
     return {
       description: slugs.map((slug) => problemTitle(slug)).join('; '),
@@ -50,9 +50,19 @@ export const COMPAT_API: ApiDescription = {
   },
   pagination: {
     parameters: [
-      { name: 'paginate', in: 'query', description: '`true` wraps the list in `{returns, nextPageUrl, previousPageUrl}`; otherwise a bare array.', schema: { type: 'string', enum: ['true', 'false', '1', '0'] } },
+      {
+        name: 'paginate',
+        in: 'query',
+        description: 'A boolean as PHP reads it (`true`, `1`, `on`, `yes` and their false forms, any case): true wraps the list in `{returns, nextPageUrl, previousPageUrl}`, false gives a bare array. Without it, a request with a `cursor` is paginated.',
+        schema: { type: 'string' },
+      },
       { name: 'pageSize', in: 'query', description: `Rows per page with \`paginate=true\` (default ${PAGE_SIZE.default}, at most ${PAGE_SIZE.max}).`, schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default } },
-      { name: 'cursor', in: 'query', description: 'Carried by `nextPageUrl` and `previousPageUrl`; follow those URLs as they are.', schema: { type: 'string' } },
+      {
+        name: 'cursor',
+        in: 'query',
+        description: 'Carried by `nextPageUrl` and `previousPageUrl`: follow those URLs, or send the cursor with your own parameters. It is a position that keeps the window its first page resolved when `from`/`to` are not sent again.',
+        schema: { type: 'string' },
+      },
     ],
     headers: {},
     problems: { 422: ['validation-failed'] },

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.js';
-import { isCalendarDate, isoEpochSeconds } from '../../platform/validation/index.js';
+import { looseInstant } from '../../platform/validation/index.js';
 
 /** Loop's page sizes (decisions section 11). */
 export const PAGE_SIZE = { min: 1, max: 750, default: 100 } as const;
@@ -72,48 +72,72 @@ function justAfter(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 23)}001Z`;
 }
 
+/** The bounds of a window as a request (or a cursor) gives them. */
+export interface WindowBounds {
+  from?: string;
+  to?: string;
+}
+
 export interface ResolvedWindow {
   field: 'created_at' | 'updated_at';
   /** Inclusive, exclusive. */
   from: string;
   until: string;
-  /** `from` and `to` as the links carry them: a later page resolves exactly the same window. */
-  parameters: { from: string; to: string; filter: string };
+  /**
+   * The bounds as the links carry them: those the client gave, or the window
+   * resolved from the clock when it gave none, so a later page resolves the same window.
+   */
+  bounds: WindowBounds;
 }
 
+/** What a window given by one bound, or none, covers (decisions sections 11 and 17). */
+export interface WindowRules {
+  days: number;
+  /** `from` alone: the `days` after it (the list), or up to now (the ASN report). */
+  fromAlone: 'span' | 'until-now';
+}
+
+export const LIST_WINDOW: WindowRules = { days: 1, fromAlone: 'span' };
+export const ASN_WINDOW: WindowRules = { days: 7, fromAlone: 'until-now' };
+
 /**
- * `from`/`to` as Loop reads them (decisions sections 14 and 15): `YYYY-MM-DD`,
- * `YYYY-MM-DD HH:MM:SS` or ISO 8601, UTC without a zone; a date-only `from`
- * is that day's start, a date-only `to` includes that whole day, a `to` with
- * a time includes that instant. Without them the window is the `defaultDays`
- * before now (or before `to`); over 120 days is 422.
+ * `from`/`to` as Loop reads them (decisions sections 14, 15 and 17): dates and
+ * date-times as loosely as Laravel's date rule reads them, UTC without a zone;
+ * a date-only `from` is that day's start, a date-only `to` includes that whole
+ * day, a `to` with a time includes that instant. `to` alone is the `days`
+ * before it, neither the `days` before now, `from` alone as the rules say.
+ * Over 120 days, or a value that is no date, is 422.
  */
-export function resolveWindow(query: { from?: string; to?: string; filter?: string }, now: Date, defaultDays: number): ResolvedWindow {
+export function resolveWindow(query: WindowBounds & { filter?: string }, now: Date, rules: WindowRules): ResolvedWindow {
   const errors: { field: string; message: string }[] = [];
   const filter = query.filter ?? 'created_at';
   if (filter !== 'created_at' && filter !== 'updated_at') errors.push({ field: 'filter', message: 'The selected filter is invalid.' });
   const parse = (field: 'from' | 'to', value: string | undefined) => {
     if (value === undefined) return undefined;
-    const seconds = isoEpochSeconds(value.trim());
-    if (seconds === undefined) {
+    const instant = looseInstant(value);
+    if (!instant) {
       errors.push({ field, message: `The ${field} field must be a valid date.` });
       return undefined;
     }
-    return { ms: Math.floor(seconds * 1000), dateOnly: isCalendarDate(value.trim()) };
+    return { ms: Math.floor(instant.epochSeconds * 1000), dateOnly: instant.dateOnly };
   };
   const from = parse('from', query.from);
   const to = parse('to', query.to);
   if (errors.length) throw validation(errors);
-  const toText = query.to ?? now.toISOString();
-  // The exclusive end: the next day's start for a date, one microsecond after the instant otherwise.
-  const end = to?.dateOnly ? { ms: to.ms + DAY_MS, text: new Date(to.ms + DAY_MS).toISOString() } : { ms: (to?.ms ?? now.getTime()) + 0.001, text: justAfter(to?.ms ?? now.getTime()) };
-  const defaultFromMs = Math.floor(end.ms) - defaultDays * DAY_MS;
-  const fromText = query.from ?? new Date(defaultFromMs).toISOString();
-  const fromMs = from ? from.ms : defaultFromMs;
+  const span = rules.days * DAY_MS;
+  // The exclusive end: the next day's start for a date, one microsecond after an instant.
+  let end: { ms: number; text: string };
+  if (to) end = to.dateOnly ? { ms: to.ms + DAY_MS, text: new Date(to.ms + DAY_MS).toISOString() } : { ms: to.ms + 0.001, text: justAfter(to.ms) };
+  else if (from && rules.fromAlone === 'span') end = { ms: from.ms + span, text: new Date(from.ms + span).toISOString() };
+  else end = { ms: now.getTime() + 0.001, text: justAfter(now.getTime()) };
+  const fromMs = from ? from.ms : Math.floor(end.ms) - span;
   if (fromMs >= end.ms) throw validation([{ field: 'to', message: 'The to field must be a date after or equal to from.' }]);
   if (end.ms - fromMs > MAX_WINDOW_DAYS * DAY_MS + 0.001) throw validation([{ field: 'from', message: `The date range between from and to may not be greater than ${MAX_WINDOW_DAYS} days.` }]);
-  const until = end.text;
-  return { field: filter as ResolvedWindow['field'], from: new Date(fromMs).toISOString(), until, parameters: { from: fromText, to: toText, filter } };
+  const given = from || to;
+  const bounds: WindowBounds = given
+    ? { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) }
+    : { from: new Date(fromMs).toISOString(), to: now.toISOString() };
+  return { field: filter as ResolvedWindow['field'], from: new Date(fromMs).toISOString(), until: end.text, bounds };
 }
 
 function validation(errors: { field: string; message: string }[]): AppError {

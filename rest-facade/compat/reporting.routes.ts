@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { ReturnRecord } from '../../subgraphs/returns/public.js';
 import type { RouteRegistry } from '../pipeline/routing.js';
 import { asnRows } from './format.js';
-import { resolveWindow, UNPAGED_LIMIT } from './params.js';
+import { ASN_WINDOW, resolveWindow, UNPAGED_LIMIT } from './params.js';
 import { RETURNS_WINDOW, storeOf } from './returns.routes.js';
 import { AsnRow } from './schemas.js';
 
@@ -18,7 +18,7 @@ export function registerCompatReportingRoutes(routes: RouteRegistry): void {
     query: AsnQuery,
     handle: async ({ principal, query, graphql }) => {
       const now = new Date();
-      const window = resolveWindow({ ...query, filter: 'created_at' }, now, 7);
+      const window = resolveWindow(query, now, ASN_WINDOW);
       const data = await graphql<{ returnsWindow: { recordsJson: string } }>(RETURNS_WINDOW, {
         storeId: storeOf(principal),
         window: { field: window.field, from: window.from, until: window.until },

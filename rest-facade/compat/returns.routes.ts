@@ -9,7 +9,7 @@ import type { RouteRegistry } from '../pipeline/routing.js';
 import { isPaginated } from './surface.js';
 import { ActionOutcome, DetailsOutcome, LoopReturnList, NoteRefusal, NotesOutcome, RemoveRefusal } from './schemas.js';
 import { loopReturn, loopTime } from './format.js';
-import { expiryCutoff, identify, isoText, laravelInvalid, loopState, OPEN_STATUSES, parseState, resolveWindow, REVIEW_STATUSES, stateCondition, UNPAGED_LIMIT, type LoopState, type ReturnLookup } from './params.js';
+import { expiryCutoff, identify, isoText, laravelInvalid, loopState, OPEN_STATUSES, LIST_WINDOW, parseState, resolveWindow, REVIEW_STATUSES, stateCondition, UNPAGED_LIMIT, type LoopState, type ReturnLookup } from './params.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -153,7 +153,9 @@ export function registerCompatReturnRoutes(routes: RouteRegistry): void {
     query: ListQuery,
     handle: async ({ req, principal, query, page, graphql }) => {
       const now = new Date();
-      const window = resolveWindow(query, now, 1);
+      // A cursor re-sent without from/to continues in the window its first page resolved.
+      const bounds = query.from === undefined && query.to === undefined && page.window ? page.window : query;
+      const window = resolveWindow({ ...bounds, filter: query.filter }, now, LIST_WINDOW);
       const state = parseState(query.state);
       const paginated = isPaginated(req);
       const data = await graphql<{ returnsWindow: { recordsJson: string; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } } }>(
@@ -170,7 +172,7 @@ export function registerCompatReturnRoutes(routes: RouteRegistry): void {
         throw err;
       });
       const records = JSON.parse(data.returnsWindow.recordsJson) as ReturnRecord[];
-      const parameters: Record<string, string> = { ...window.parameters, ...(state ? { state } : {}), paginate: 'true', pageSize: String(page.first) };
+      const parameters: Record<string, string> = { ...window.bounds, filter: window.field, ...(state ? { state } : {}), paginate: 'true', pageSize: String(page.first) };
       return { status: 200, body: records.map((r) => loopReturn(r, 'list', now)), page: paginated ? { ...data.returnsWindow.pageInfo, parameters } : undefined };
     },
   });

@@ -13,16 +13,21 @@ const DetailsTime = Type.String({ description: '`YYYY-MM-DD HH:MM:SS`, UTC.' });
 const ListTime = Type.String({ description: 'ISO 8601 with milliseconds and `Z`.' });
 const State = Type.Union(LOOP_STATES.map((s) => Type.Literal(s)), { description: 'Loop\'s state of the return (decisions section 11).' });
 
+/** What a line item and an exchange line both name: the product, and the units with their price. */
+const ProductUnits = {
+  product_id: Nullable(Type.String()),
+  variant_id: Nullable(Type.String()),
+  sku: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  price: Decimal,
+};
+
 const LoopLineItem = Type.Object(
   {
     line_item_id: Type.Integer({ description: 'The numeric id of the order line.' }),
     provider_line_item_id: Type.String(),
-    product_id: Nullable(Type.String()),
-    variant_id: Nullable(Type.String()),
-    sku: Nullable(Type.String()),
-    title: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    price: Decimal,
+    ...ProductUnits,
     discount: Decimal,
     tax: Decimal,
     refund: Decimal,
@@ -32,6 +37,14 @@ const LoopLineItem = Type.Object(
     returned_at: Type.String(),
   },
   { title: 'LoopLineItem', additionalProperties: false },
+);
+
+const LoopExchangeLine = Type.Object(
+  {
+    line_item_id: Type.Integer({ description: 'The numeric id of the order line exchanged.' }),
+    ...ProductUnits,
+  },
+  { title: 'LoopExchangeLine', additionalProperties: false, description: 'The replacement of an exchanged item: the returned line\'s product and variant (no other variant is recorded).' },
 );
 
 function loopReturnSchema(title: string, time: TSchema) {
@@ -61,7 +74,7 @@ function loopReturnSchema(title: string, time: TSchema) {
       tracking_number: Nullable(Type.String()),
       label_status: Nullable(Type.String()),
       line_items: Type.Array(LoopLineItem),
-      exchanges: Type.Array(Type.Unknown()),
+      exchanges: Type.Array(LoopExchangeLine, { description: 'One line per exchanged item; empty when nothing is exchanged.' }),
     },
     { title, additionalProperties: false },
   );
@@ -136,10 +149,14 @@ export const AsnRow = Type.Object(
   { title: 'AsnRow', additionalProperties: false },
 );
 
-/** Loop's answers to a missing, unknown or revoked key, to a throttled key, and Laravel's validation answer. */
+/** Loop's answers to a missing, unknown or revoked key, to a key without the scope, to a throttled key, and Laravel's validation answer. */
 export const UnauthorizedBody = Type.Object(
   { error: Type.Object({ code: Type.Literal('401'), http_code: Type.Literal('GEN-UNAUTHORIZED'), message: Type.Literal('Unauthorized.') }, { additionalProperties: false }) },
   { title: 'LoopUnauthorized', additionalProperties: false },
+);
+export const ForbiddenBody = Type.Object(
+  { error: Type.Object({ code: Type.Literal('403'), http_code: Type.Literal('GEN-FORBIDDEN'), message: Type.Literal('Forbidden.') }, { additionalProperties: false }) },
+  { title: 'LoopForbidden', additionalProperties: false },
 );
 export const MessageBody = Message;
 export const ValidationBody = Type.Object(

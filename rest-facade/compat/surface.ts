@@ -4,12 +4,14 @@ import { AppError, type FieldError } from '../../platform/errors.js';
 import type { SharedRateLimiter } from '../../platform/rate-limit.js';
 import type { PageParams } from '../pipeline/route.js';
 import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
-import { decodeLinkCursor, encodeLinkCursor } from './cursor.js';
+import { decodeLinkCursor, encodeLinkCursor, type LinkDirection } from './cursor.js';
 import { laravelInvalid, PAGE_SIZE } from './params.js';
 
 /** Loop's answer to a missing, unknown or revoked key (decisions section 2), byte for byte. */
 export const UNAUTHORIZED_BODY = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
 export const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
+/** Loop's answer to a key without the scope a path needs (decisions section 17). */
+export const FORBIDDEN_BODY = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
 
 /**
  * Laravel's validation answer: `message` is the first message (with how many
@@ -34,10 +36,10 @@ function routePath(req: Request): string {
 }
 
 /**
- * Loop's error envelopes (a Laravel application): 401 and 429 exactly as
- * Loop answers them, 422 in Laravel's validation shape, unknown routes and
- * wrong methods as Laravel's JSON exceptions (`{"message"}`), anything else
- * `{"message"}` with the status (500 says only "Server Error").
+ * Loop's error envelopes (a Laravel application): 401, 403 and 429 exactly
+ * as Loop answers them, 422 in Laravel's validation shape, wrong methods as
+ * Laravel's JSON exception (`{"message"}`), anything else `{"message"}` with
+ * the status (500 says only "Server Error").
  */
 export function sendLoopError(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
@@ -49,9 +51,8 @@ export function sendLoopError(req: Request, res: Response, error: AppError): voi
       return void send(429, TOO_MANY_REQUESTS_BODY);
     case 'unexpected':
       return void send(500, { message: 'Server Error' });
-    case 'not_found':
-      if (error.slug === 'route-not-found') return void send(404, { message: `The route ${routePath(req)} could not be found.` });
-      return void send(404, { message: error.message });
+    case 'not_allowed':
+      return void send(403, FORBIDDEN_BODY);
     case 'method_not_allowed': {
       const allowed = (error.headers?.Allow ?? '').split(', ').filter((m) => m && m !== 'OPTIONS');
       return void send(405, { message: `The ${req.method} method is not supported for route ${routePath(req)}. Supported methods: ${allowed.join(', ')}.` });
@@ -65,27 +66,35 @@ export function sendLoopError(req: Request, res: Response, error: AppError): voi
   }
 }
 
-function truthy(value: string | undefined, field: string): boolean {
-  if (value === undefined || value === 'false' || value === '0' || value === '') return false;
-  if (value === 'true' || value === '1') return true;
+const PHP_TRUE = ['1', 'true', 'on', 'yes'];
+const PHP_FALSE = ['0', 'false', 'off', 'no', ''];
+
+/** A boolean as PHP's boolean filter reads it (`True`, `on`, `yes`, ...: Python's requests sends `True`); anything else is 422. */
+function phpBoolean(value: string | undefined, field: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  const word = value.trim().toLowerCase();
+  if (PHP_TRUE.includes(word)) return true;
+  if (PHP_FALSE.includes(word)) return false;
   throw laravelInvalid(field, `The ${field} field must be true or false.`);
 }
 
-/** Whether a list request asked for Loop's paginated envelope. */
+/** Whether a list request asked for Loop's paginated envelope: `paginate`, else whether it carries a cursor. */
 export function isPaginated(req: Request): boolean {
-  return truthy(typeof req.query.paginate === 'string' ? req.query.paginate : undefined, 'paginate');
+  const { paginate, cursor } = req.query;
+  return phpBoolean(typeof paginate === 'string' ? paginate : undefined, 'paginate') ?? (typeof cursor === 'string' && cursor !== '');
 }
 
 /**
- * Loop's cursor pagination (decisions section 11): `paginate=true` wraps a
- * list in `{returns, nextPageUrl, previousPageUrl}`, absolute URLs that carry
- * every parameter of the list plus `cursor`; without it the list is a bare
- * array. `pageSize` 1..750 (default 100), else 422.
+ * Loop's cursor pagination (decisions sections 11 and 17): `paginate=true`
+ * wraps a list in `{returns, nextPageUrl, previousPageUrl}`, absolute URLs
+ * that carry every parameter of the list plus `cursor`; without it the list
+ * is a bare array. `pageSize` 1..750 (default 100), else 422. The cursor is a
+ * position that also carries the window its first page resolved.
  */
 export const loopPagination: PaginationStyle = {
   params: ['paginate', 'pageSize', 'cursor'],
   read(_req: Request, query: Record<string, string>): PageParams {
-    truthy(query.paginate, 'paginate');
+    phpBoolean(query.paginate, 'paginate');
     let first: number = PAGE_SIZE.default;
     const size = query.pageSize;
     if (size !== undefined) {
@@ -94,19 +103,22 @@ export const loopPagination: PaginationStyle = {
       if (first > PAGE_SIZE.max) throw laravelInvalid('pageSize', `The page size field must not be greater than ${PAGE_SIZE.max}.`);
       if (first < PAGE_SIZE.min) throw laravelInvalid('pageSize', `The page size field must be at least ${PAGE_SIZE.min}.`);
     }
-    const cursor = query.cursor ? decodeLinkCursor(query.cursor) : undefined;
-    return { first, after: cursor?.direction === 'next' ? cursor.cursor : undefined, before: cursor?.direction === 'previous' ? cursor.cursor : undefined };
+    if (!query.cursor) return { first, after: undefined };
+    const cursor = decodeLinkCursor(query.cursor);
+    return { first, after: cursor.direction === 'next' ? cursor.position : undefined, before: cursor.direction === 'previous' ? cursor.position : undefined, window: cursor.window };
   },
   present(req, _res, page, body) {
     if (!isPaginated(req)) return body;
-    const link = (cursor: string) => {
-      const params = new URLSearchParams({ ...page.parameters, cursor });
+    const parameters = page.parameters ?? {};
+    const window = { from: parameters.from, to: parameters.to };
+    const link = (direction: LinkDirection, position: string) => {
+      const params = new URLSearchParams({ ...parameters, cursor: encodeLinkCursor({ direction, window, position }) });
       return `${req.protocol}://${req.get('host')}${req.baseUrl}${req.path}?${params.toString()}`;
     };
     return {
       returns: body,
-      nextPageUrl: page.hasNextPage && page.endCursor ? link(encodeLinkCursor('next', page.endCursor)) : null,
-      previousPageUrl: page.hasPreviousPage && page.startCursor ? link(encodeLinkCursor('previous', page.startCursor)) : null,
+      nextPageUrl: page.hasNextPage && page.endCursor ? link('next', page.endCursor) : null,
+      previousPageUrl: page.hasPreviousPage && page.startCursor ? link('previous', page.startCursor) : null,
     };
   },
 };
@@ -120,7 +132,6 @@ export const loopPagination: PaginationStyle = {
 export function compatSurface(accounts: AccountsService, adminToken: string, limiter: SharedRateLimiter): ApiSurface {
   return {
     name: 'compat',
-    unknownQueryParameters: 'ignore',
     async authenticate(req) {
       const header = req.headers['x-authorization'];
       const compatKey = typeof header === 'string' ? header.trim() : '';
@@ -136,5 +147,11 @@ export function compatSurface(accounts: AccountsService, adminToken: string, lim
     },
     sendError: sendLoopError,
     pagination: loopPagination,
+    // Loop authenticates before it routes (decisions section 17): a path it does not serve is 401 without a
+    // valid key and 403 with one (the key has no scope there), so clients that check a key on such a path connect.
+    async unrouted(req, knownPath) {
+      await this.authenticate(req);
+      return knownPath ? undefined : new AppError('not_allowed', 'scope-forbidden', 'Forbidden.');
+    },
   };
 }

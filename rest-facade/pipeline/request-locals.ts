@@ -15,6 +15,8 @@ export class RequestLocals implements RequestScope {
   #logger: Logger | undefined;
   /** The template of the API route that answered (`/v2.2/returns/:returnId`), for metrics by route. */
   route: string | undefined = undefined;
+  /** Query parameters the route ignored (percent-encoded), for the request's log line. */
+  ignoredParameters: string[] | undefined = undefined;
 
   constructor(
     readonly requestId: string,

@@ -23,6 +23,8 @@ export interface PageParams {
   after: string | undefined;
   /** Paging backwards, for styles that link to previous pages. */
   before?: string | undefined;
+  /** The time window a style's cursor carries (Loop's keeps the window its first page resolved). */
+  window?: { from?: string; to?: string };
 }
 
 export interface PageResult {
@@ -86,7 +88,7 @@ export interface RouteSpec<Q extends TObject, B extends TSchema> {
   tag?: string;
   /** The scope the credentials need (403 otherwise); checked after the store. */
   scope: Scope;
-  /** The query parameters the route takes (strings); any other is 400 `unknown-parameter`. */
+  /** The query parameters the route takes (strings); any other is ignored (decisions section 17). */
   query?: Q;
   paginated?: boolean;
   /**
@@ -132,7 +134,6 @@ export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>
   if (path.includes(':')) add(400, 'invalid-url', 'validation-failed');
   if (path.includes(':storeId')) add(404, 'store-not-found');
   add(403, 'scope-forbidden');
-  add(400, 'unknown-parameter');
   if (spec.query) add(400, 'validation-failed');
   if (spec.paginated) for (const [status, slugs] of Object.entries(pagination)) add(Number(status), ...slugs!);
   if (spec.body) {
@@ -167,14 +168,25 @@ function readParams(req: Request): Record<string, string> {
   return params;
 }
 
-function readQuery(req: Request, schema: TObject | undefined, extra: readonly string[], unknown: 'refuse' | 'ignore'): Record<string, string> {
+/** At most this many ignored names are reported, each cut to this many characters: a header and a log line stay small. */
+const IGNORED_REPORTED = { names: 20, length: 64 };
+
+/**
+ * The route's own and the pagination style's parameters, each given once and
+ * storable; the others are ignored, as the real platforms ignore them
+ * (decisions section 17), and named in the request's log line (and in the
+ * surface's header, percent-encoded so any name is a safe header value).
+ */
+function readQuery(req: Request, res: Response, schema: TObject | undefined, extra: readonly string[], header: string | undefined): Record<string, string> {
   const allowed = [...Object.keys(schema?.properties ?? {}), ...extra];
   const query: Record<string, string> = Object.create(null) as Record<string, string>;
   const errors: FieldError[] = [];
+  const ignored: string[] = [];
   for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
     if (!allowed.includes(name)) {
-      if (unknown === 'ignore') continue;
-      throw invalid('unknown-parameter', `Unknown query parameter "${name}".`, [{ pointer: queryPointer(name), detail: `accepted: ${allowed.join(', ') || 'none'}` }]);
+      // Cut by code points, so no surrogate pair is split (encodeURIComponent refuses a lone one).
+      if (ignored.length < IGNORED_REPORTED.names) ignored.push(encodeURIComponent([...name].slice(0, IGNORED_REPORTED.length).join('')));
+      continue;
     }
     if (typeof value !== 'string') {
       errors.push({ pointer: queryPointer(name), detail: 'must be given once' });
@@ -182,6 +194,10 @@ function readQuery(req: Request, schema: TObject | undefined, extra: readonly st
     }
     checkText(value, queryPointer(name), errors);
     query[name] = value;
+  }
+  if (ignored.length) {
+    locals(res).ignoredParameters = ignored;
+    if (header) res.setHeader(header, ignored.join(', '));
   }
   if (!errors.length && schema) {
     // The route's own parameters against its schema; the pagination style reads its own.
@@ -208,7 +224,7 @@ export function route<Q extends TObject, B extends TSchema>(surface: ApiSurface,
       if (params.storeId !== undefined && !(await storeVisible(context, deps.accounts, params.storeId))) throw storeNotFound(params.storeId);
       if (!hasScope(principal, spec.scope)) throw scopeForbidden(spec.scope);
       const pagination = spec.paginated ? surface.pagination : undefined;
-      const query = readQuery(req, spec.query, pagination?.params ?? [], surface.unknownQueryParameters ?? 'refuse');
+      const query = readQuery(req, res, spec.query, pagination?.params ?? [], surface.ignoredParametersHeader);
       const page = pagination ? pagination.read(req, query) : { first: 0, after: undefined };
       let body: unknown;
       if (spec.body && !(spec.body.optional && hasNoBody(req))) {

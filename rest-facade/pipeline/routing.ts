@@ -99,8 +99,14 @@ export class RouteTable implements RouteRegistry, DocumentedTable {
    * UTF-8) becomes 400, in the surface's format.
    */
   mountFallbacks(): void {
-    this.router.use((req: Request, res: Response) => {
+    this.router.use(async (req: Request, res: Response) => {
       const allowed = this.allowed(req.path);
+      try {
+        const answer = await this.surface.unrouted?.(req, allowed.length > 0);
+        if (answer) return this.surface.sendError(req, res, answer);
+      } catch (err) {
+        return this.surface.sendError(req, res, toAppError(err, locals(res).logger));
+      }
       if (allowed.length && !allowed.includes(req.method as Method)) {
         const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
         return this.surface.sendError(req, res, new AppError('method_not_allowed', 'method-not-allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}.`, { headers: { Allow: allow } }));

@@ -19,12 +19,18 @@ export interface ApiSurface {
   sendError(req: Request, res: Response, error: AppError): void;
   readonly pagination: PaginationStyle;
   /**
-   * What a query parameter no route declares gets: `refuse` (400
-   * `unknown-parameter`, so a misspelt filter never returns unfiltered data)
-   * or `ignore` (APIs whose existing clients send parameters of their own).
-   * Default `refuse`.
+   * Query parameters no route declares are ignored, as the real platforms
+   * ignore them (decisions section 17); the request's log line names them.
+   * An API may also name them in a response header, so a client developer
+   * sees a misspelt filter.
    */
-  readonly unknownQueryParameters?: 'refuse' | 'ignore';
+  readonly ignoredParametersHeader?: string;
+  /**
+   * A request no route matches, before the table answers 404 or 405: APIs
+   * that authenticate before they route (Loop) check the credentials here and
+   * may answer their own error (`knownPath`: some route has the path).
+   */
+  unrouted?(req: Request, knownPath: boolean): Promise<AppError | undefined>;
 }
 
 /** How an API reads the page a client asks for and shows the next one. */

@@ -6,13 +6,18 @@ import { openApiDocument, type ApiDescription } from '../openapi.js';
 import type { HeaderSpec } from '../pipeline/route.js';
 import { RouteList } from '../pipeline/routing.js';
 import { registerV2Routes, type V2Services } from './index.js';
-import { headerPagination, ProblemSchema, RATE_LIMIT_HEADERS } from './surface.js';
+import { headerPagination, IGNORED_PARAMETERS, ProblemSchema, RATE_LIMIT_HEADERS } from './surface.js';
 
 /** Headers that come with an error of a given status. */
 const ERROR_HEADERS: Record<number, Record<string, HeaderSpec>> = {
   401: { 'WWW-Authenticate': { description: '`Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret).' } },
   429: { 'Retry-After': { description: 'Seconds to wait before retrying.' }, ...RATE_LIMIT_HEADERS },
   503: { 'Retry-After': { description: 'Seconds to wait before retrying.' } },
+};
+
+/** Sent with any answer once the query was read, when the request carried parameters the route does not take. */
+const IGNORED_HEADER: Record<string, HeaderSpec> = {
+  [IGNORED_PARAMETERS]: { description: 'The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here.' },
 };
 
 const [pageSizeName, pageContinueName] = headerPagination.params as [string, string];
@@ -29,7 +34,10 @@ Each response carries \`X-Request-Id\` (the caller's, when it sends a sane one).
 
 **Pagination.** Lists return ${PAGE_SIZE.default} rows by default (\`${pageSizeName}\` or \`X-Page-Size\`, ${PAGE_SIZE.min} to ${PAGE_SIZE.max}).
 When more rows exist the response carries \`X-Page-Next\`: pass it back as \`${pageContinueName}\` (or \`X-Page-Continue\`),
-exactly as received and with the same filters, to read the next page. Lists refuse unknown query parameters.
+exactly as received and with the same filters, to read the next page.
+
+**Unknown query parameters** are ignored, as the real platform ignores them; the answer names them in
+\`${IGNORED_PARAMETERS}\`, so a misspelt filter is visible. A known parameter with an invalid value is 400.
 
 **Rate limits.** Event creation: 100 requests per second per store by default (429 with \`Retry-After\`); every other
 route has a generous limit per secret.
@@ -68,12 +76,15 @@ export const V2_API: ApiDescription = {
     },
   },
   security: (scope) => [{ apiSecret: [scope] }],
-  commonHeaders: { 'X-Request-Id': { description: 'The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`).' } },
+  commonHeaders: {
+    'X-Request-Id': { description: 'The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`).' },
+    ...IGNORED_HEADER,
+  },
   errorResponse(status, slugs, schema) {
     return {
       description: slugs.map((slug) => problemTitle(slug)).join('; '),
       headers: Object.fromEntries(
-        Object.entries({ 'X-Request-Id': { description: 'The request id.' }, ...ERROR_HEADERS[status] }).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' } }]),
+        Object.entries({ 'X-Request-Id': { description: 'The request id.' }, ...IGNORED_HEADER, ...ERROR_HEADERS[status] }).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' } }]),
       ),
       content: {
         'application/problem+json': {

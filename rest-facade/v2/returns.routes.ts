@@ -180,6 +180,7 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
         createdAtMin: query.created_at_min,
         createdAtMax: query.created_at_max,
         providerOrderName: query.provider_order_name ?? query.shopify_order_name,
+        email: query.email,
       };
       const data = await graphql<{ returns: Shaped & { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST_RETURNS, {
         storeId: params.storeId,

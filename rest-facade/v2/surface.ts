@@ -10,7 +10,9 @@ import { locals } from '../pipeline/request-locals.js';
 import type { HeaderSpec, PageParams } from '../pipeline/route.js';
 import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
 
-const EXPOSED_HEADERS = 'X-Page-Next, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy';
+/** Names the query parameters a request sent that the route ignored (decisions section 17). */
+export const IGNORED_PARAMETERS = 'Ignored-Parameters';
+const EXPOSED_HEADERS = `X-Page-Next, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ${IGNORED_PARAMETERS}`;
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Page-Size, X-Page-Continue, X-Request-Id';
 
 function unauthorized(detail: string, header: string): AppError {
@@ -105,6 +107,7 @@ export function v2Surface(accounts: AccountsService, adminToken: string, secretL
     },
     sendError: sendProblem,
     pagination: headerPagination,
+    ignoredParametersHeader: IGNORED_PARAMETERS,
   };
 }
 

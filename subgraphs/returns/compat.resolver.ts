@@ -70,7 +70,8 @@ export class CompatResolver {
   }
 
   @Query(() => ReturnWindowPageType, {
-    description: "A store's returns created (or last updated) in [from, until), newest first on that time, meeting the condition; paged forwards (after) or backwards (before).",
+    description:
+      "A store's returns created (or last updated) in [from, until), newest first on that time, meeting the condition; paged forwards (after) or backwards (before). A cursor is a position in the store's returns: it applies under any window or condition.",
   })
   async returnsWindow(
     @Arg('storeId', () => ID) storeId: string,
@@ -86,10 +87,9 @@ export class CompatResolver {
       { ...window, condition: window.condition ? { ...window.condition, awaitingShipment: window.condition.awaitingShipment ? { ...window.condition.awaitingShipment } : undefined } : undefined },
       { prefix: '/window', detail: 'The window is invalid.' },
     );
-    // A cursor is bound to the window and the condition, except the awaiting-shipment cutoff: callers derive it
-    // from the clock (an age), so it moves between the pages of one walk and must not invalidate its cursors.
-    const condition = input.condition && { statuses: input.condition.statuses, awaiting: input.condition.awaitingShipment?.is };
-    const filters = { list: 'returns-window', storeId, field: input.field, from: input.from, until: input.until, condition: condition ? JSON.stringify(condition) : undefined };
+    // A cursor is a position (a time and an id) in the store's returns, bound to the store only: the same
+    // position applies under another window or condition (Loop's cursors are positions, decisions section 17).
+    const filters = { list: 'returns-window', storeId };
     const page = await this.deps.reads.window(storeId, input, pageRequest(first, after, filters, false, { before, size: WINDOW_PAGE_SIZE }));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return { page };

@@ -12,6 +12,7 @@ export class ReturnFilterInput {
   @Field(() => String, { nullable: true, description: 'Inclusive' }) createdAtMin?: string;
   @Field(() => String, { nullable: true, description: 'Exclusive' }) createdAtMax?: string;
   @Field(() => String, { nullable: true, description: "The order's name on its platform, e.g. #1001" }) providerOrderName?: string;
+  @Field(() => String, { nullable: true, description: "The order customer's email, any case" }) email?: string;
 }
 
 @InputType()

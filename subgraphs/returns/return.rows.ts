@@ -204,7 +204,8 @@ export class ReturnReads {
       .when(instant(filters.updatedAtMax), (v) => `r.updated_at < ${v}`, 'timestamptz')
       .when(instant(filters.createdAtMin), (v) => `r.created_at >= ${v}`, 'timestamptz')
       .when(instant(filters.createdAtMax), (v) => `r.created_at < ${v}`, 'timestamptz')
-      .when(filters.providerOrderName, (v) => `r.order_name = ${v}`);
+      .when(filters.providerOrderName, (v) => `r.order_name = ${v}`)
+      .when(filters.email?.toLowerCase(), (v) => `lower(o.customer_email) = ${v}`);
     return this.page(c, page);
   }
 

@@ -1,4 +1,4 @@
-import { CalendarDate, DateTime, Int, Nullable, OneOf, Strict, Text, TimeBound, Type, type Static } from '../../platform/validation/index.js';
+import { CalendarDate, DateTime, Email, Int, Nullable, OneOf, Strict, Text, TimeBound, Type, type Static } from '../../platform/validation/index.js';
 import { AddressSchema, optionalText } from './order.schemas.js';
 import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './return.rules.js';
 
@@ -59,6 +59,7 @@ export const ReturnFilterSchema = Strict({
   createdAtMin: Nullable(TimeBound({ description: 'Inclusive.' })),
   createdAtMax: Nullable(TimeBound({ description: 'Exclusive.' })),
   providerOrderName: optionalText(255),
+  email: Nullable(Email({ description: "The order customer's email, any case." })),
 });
 export type ReturnFilter = Static<typeof ReturnFilterSchema>;
 
@@ -72,6 +73,7 @@ export const ReturnListQuerySchema = Strict({
   created_at_max: Type.Optional(TimeBound({ description: 'Exclusive.' })),
   provider_order_name: Type.Optional(Text({ description: "The order's name, e.g. #1001." })),
   shopify_order_name: Type.Optional(Text({ description: 'Alias of provider_order_name.' })),
+  email: Type.Optional(Email({ description: "Returns of orders whose customer has this email (any case), as the real platform filters." })),
 });
 
 /** `PUT /returns/{returnId}/status`. */

@@ -35,7 +35,7 @@ interface Operation {
 }
 
 /** Headers an operation must declare to send (the ones every answer carries, like X-Request-Id, are not listed). */
-const DECLARED_HEADERS = ['x-page-next', 'ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate'];
+const DECLARED_HEADERS = ['x-page-next', 'ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate', 'ignored-parameters'];
 
 const ajv = addServiceFormats(new Ajv({ strict: false, allErrors: true, allowUnionTypes: true }));
 const operations: { base: string; list: Operation[] }[] = [];
