@@ -48,6 +48,8 @@ export interface Config {
   templateMaxOutputBytes: number;
   dbPoolSize: number;
   shutdownTimeoutMs: number;
+  /** When the retention job runs (pg-boss cron, UTC); docs/privacy.md. */
+  retentionCron: string;
   /** Create and print a demo account on the first start against an empty database. */
   demoAccount: boolean;
   /** Split mode: where the gateway finds each subgraph, and the port a subgraph process listens on. */
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = environment()): Config {
     templateMaxOutputBytes: int(env, 'TEMPLATE_MAX_OUTPUT_BYTES', 256 * 1024, 1),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0),
+    retentionCron: env.RETENTION_CRON || '17 * * * *',
     demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',
     subgraphPorts,
     subgraphUrls: {

@@ -11,6 +11,7 @@ import type { CustomerRow } from './customer.service.js';
 import { applyDataRules, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventJob } from './custom-event.ingestion.js';
 import type { JsonValue } from './custom-event.validation.js';
+import type { CustomerSuppressions } from './customer-suppression.service.js';
 
 export interface CustomEventRow {
   id: string;
@@ -33,7 +34,8 @@ export interface EventPropertyRow {
   firstSeenAt: Date;
 }
 
-export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
+/** `suppressed`: the event names an erased customer; it is dropped (customer-suppression.service.ts). */
+export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed' | 'suppressed';
 
 const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
   value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
@@ -114,6 +116,8 @@ export class CustomEventService {
   constructor(
     private readonly orm: Orm,
     private readonly boss: PgBoss,
+    /** Erased customers' identifiers; the subgraph always passes them (tests that drive processing by hand may not). */
+    private readonly suppressions?: CustomerSuppressions,
   ) {}
 
   private em(): EntityManager {
@@ -150,6 +154,7 @@ export class CustomEventService {
     const outcomes = new Map<string, ProcessOutcome>();
     const applied = await sql<{ id: string }>(em, 'select id from custom_event where id = any($1)', [batch.map((j) => j.eventId)]);
     for (const { id } of applied) outcomes.set(id, 'already-processed');
+    for (const id of (await this.suppressions?.suppressedIn(em, batch.filter((j) => !outcomes.has(j.eventId)))) ?? []) outcomes.set(id, 'suppressed');
     const pending = batch.filter((j) => !outcomes.has(j.eventId));
 
     // Within the batch, the first job with a key wins.

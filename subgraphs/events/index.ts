@@ -22,13 +22,17 @@ import { CustomerFlowsResolver, FlowResolver, FlowRunResolver } from './flows/fl
 import { FlowRunner } from './flows/flow.runner.js';
 import { FlowService } from './flows/flow.service.js';
 import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound/index.js';
+import { CustomerSuppressions } from './customer-suppression.service.js';
+import { Migration20261215000300_privacy } from './migrations/Migration20261215000300_privacy.js';
+import { EventsPrivacy } from './privacy.service.js';
 
 /** One set of services per process (the schema and the workers share them). */
 const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
 
 function createServices(deps: SubgraphDeps) {
   const customers = new CustomerService(deps.orm);
-  const events = new CustomEventService(deps.orm, deps.boss);
+  const suppressions = new CustomerSuppressions(deps.orm, deps.accounts);
+  const events = new CustomEventService(deps.orm, deps.boss, suppressions);
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
   // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key),
   // read (or made) once per process, on first use.
@@ -53,6 +57,7 @@ function createServices(deps: SubgraphDeps) {
     templates,
     flows,
     runner,
+    suppressions,
   };
 }
 
@@ -77,6 +82,7 @@ export const eventsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
+      { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -105,4 +111,5 @@ export const eventsSubgraph: SubgraphDefinition = {
     await startCustomEventWorkers(deps.boss, events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
   },
+  privacy: (deps: SubgraphDeps) => new EventsPrivacy(deps.orm, services(deps).suppressions).participants(),
 };

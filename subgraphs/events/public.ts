@@ -5,5 +5,5 @@
  */
 export { CUSTOM_EVENT_EVENTS, CustomEventCreated, type CustomEventCreatedData } from './custom-event.events.js';
 export { eventAcceptance, type EventAcceptance } from './custom-event.acceptance.js';
-export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
+export { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
 export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.validation.js';

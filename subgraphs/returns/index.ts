@@ -7,6 +7,8 @@ import { Migration20261201000100_return_numbers_and_windows } from './migrations
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
+import { Migration20261215000100_erased_marker } from './migrations/Migration20261215000100_erased_marker.js';
+import { ReturnsPrivacy } from './privacy.service.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
@@ -42,6 +44,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
       { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
       { name: 'Migration20261203000400_item_restock', class: Migration20261203000400_item_restock },
+      { name: 'Migration20261215000100_erased_marker', class: Migration20261215000100_erased_marker },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -71,6 +74,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     await startCompletionWorker(deps, services(deps).changes);
     await startProductFactsWorker(deps);
   },
+  privacy: (deps) => new ReturnsPrivacy(deps.orm).participants(),
 };
 
 /** The subgraph's services, built on the platform's deps (schema and workers each build their own). */
