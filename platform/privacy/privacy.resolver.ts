@@ -7,7 +7,8 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { PgBoss } from '../queue.js';
 import type { ErasureRequests } from './erasure.service.js';
 import type { ErasureAction, RetentionDays, SuppressionMode } from './participants.js';
-import { oneIdentifier, type ErasureDocument, type ErasureStatus } from './privacy.schemas.js';
+import { CustomerIdentifierInput, identifierOf } from './privacy.input.js';
+import type { ErasureDocument, ErasureStatus } from './privacy.schemas.js';
 import { requestRetentionPass, type RetentionSettings } from './retention.js';
 
 // The enums carry the REST spellings (decisions section 14).
@@ -18,21 +19,6 @@ export const ErasureActionEnum = enumOf<ErasureAction>(['REMOVED', 'ANONYMISED',
 registerEnumType(SuppressionModeEnum, { name: 'SuppressionMode', description: 'Later events with an erased identifier: DROP accepts and stores nothing; REFUSE answers 409 customer-erased.' });
 registerEnumType(ErasureStatusEnum, { name: 'ErasureStatus' });
 registerEnumType(ErasureActionEnum, { name: 'ErasureAction' });
-
-@InputType('CustomerIdentifierInput', { description: 'Exactly one of the three.' })
-export class CustomerIdentifierInput {
-  @Field(() => ID, { nullable: true, description: 'The service customer id.' })
-  id?: string;
-
-  @Field(() => String, { nullable: true, description: 'Compared case-insensitively.' })
-  email?: string;
-
-  @Field(() => String, { nullable: true, description: 'E.164.' })
-  phoneNumber?: string;
-}
-
-/** The identifier of a GraphQL `by`, checked like a REST body's (pointers under `/by`). */
-export const identifierOf = (by: CustomerIdentifierInput) => oneIdentifier({ customerId: by.id, email: by.email, phoneNumber: by.phoneNumber }, '/by', { customerId: 'id' });
 
 @ObjectType('ErasureCount')
 export class ErasureCountType {

@@ -18,7 +18,8 @@ import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
 import { createFlowQueues, startFlowWorkers } from './flows/flow.job.js';
 import { messageProviders } from './flows/flow.providers.js';
-import { CustomerFlowsResolver, FlowResolver, FlowRunResolver } from './flows/flow.resolver.js';
+import { CustomerFlowsResolver, FlowResolver, FlowRunResolver, MessageResolver } from './flows/flow.resolver.js';
+import { CustomerExportResolver } from './customer-export.resolver.js';
 import { FlowRunner } from './flows/flow.runner.js';
 import { FlowService } from './flows/flow.service.js';
 import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound/index.js';
@@ -70,7 +71,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver, MessageResolver, CustomerExportResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -98,6 +99,8 @@ export const eventsSubgraph: SubgraphDefinition = {
         new FlowResolver({ flows, customers, accounts: deps.accounts }),
         new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
         new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
+        new MessageResolver(),
+        new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });

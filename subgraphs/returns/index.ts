@@ -18,6 +18,8 @@ import { OrderResolver } from './order.resolver.js';
 import { StoreSettingsResolver } from './store-settings.resolver.js';
 import { CustomerReturnsResolver } from './customer.resolver.js';
 import { CustomerReference } from './customer.type.js';
+import { CustomerExportResolver } from './customer-export.resolver.js';
+import { CustomerExportReference } from './customer-export.type.js';
 import { OrderReads } from './order.rows.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
@@ -27,8 +29,8 @@ import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver] as const;
-const orphanedTypes = [CustomerReference];
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, CustomerExportResolver] as const;
+const orphanedTypes = [CustomerReference, CustomerExportReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
   name: 'returns',
@@ -62,6 +64,7 @@ export const returnsSubgraph: SubgraphDefinition = {
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
+        new CustomerExportResolver(resolverDeps),
       ],
       references: returnReferences(resolverDeps),
     });
