@@ -126,6 +126,7 @@ export class CustomEventService {
 
   /** Runs `work` in one transaction; catalogue entries it wrote become "known" only once committed. */
   async inTransaction<T>(work: (em: EntityManager, learned: string[]) => Promise<T>): Promise<T> {
+    await this.suppressions?.ready();
     const learned: string[] = [];
     const result = await this.em().transactional((em) => work(em, learned));
     for (const key of learned) this.knownProperties.add(key);

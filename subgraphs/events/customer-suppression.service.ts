@@ -52,6 +52,14 @@ export class CustomerSuppressions {
     private readonly accounts: AccountsService,
   ) {}
 
+  /**
+   * Reads the key (once per process). The key lives in the platform's settings, which a query made
+   * inside a subgraph's transaction cannot reach: callers that hash within one call this first.
+   */
+  ready(): Promise<unknown> {
+    return this.hashKey();
+  }
+
   private hashKey(): Promise<Buffer> {
     return (this.key ??= this.accounts
       .sharedSetting('privacy_suppression_key', () => randomBytes(32).toString('base64'))

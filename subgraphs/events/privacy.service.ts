@@ -102,6 +102,7 @@ export class EventsPrivacy {
     });
     await this.scrubMentions(work, subject, customerIds, ledger);
 
+    await this.suppressions.ready();
     await this.orm.em.fork().transactional(async (em) => {
       await lockStoreExclusive(em, work.storeId);
       const last = ids(await profiles(em, work.storeId, subject));
