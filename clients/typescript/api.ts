@@ -1580,6 +1580,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description Newest first. */
             events: components["schemas"]["CustomEvent"][];
+            /** @description Other customers' events whose properties mention the email or phone number. */
+            mentions: components["schemas"]["CustomEvent"][];
             flowRuns: components["schemas"]["FlowRun"][];
             messages: components["schemas"]["FlowMessage"][];
             orders: components["schemas"]["Order"][];

@@ -41,7 +41,7 @@ const EXPORT_HEAD = operation(`
   }`);
 
 /** The lists of an export in document order, each read a page at a time through its own operation. */
-const EXPORT_PARTS = (['events', 'flowRuns', 'messages', 'orders', 'returns'] as const).map((part) => ({
+const EXPORT_PARTS = (['events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns'] as const).map((part) => ({
   part,
   op: operation(`
     query Export_${part}($storeId: ID!, $by: CustomerIdentifierInput!, $after: String) {
@@ -61,6 +61,7 @@ const CustomerExportSchema = Strict(
     ),
     customer: OrNull(CustomerDocumentSchema),
     events: Type.Array(CustomEventDocumentSchema, { description: 'Newest first.' }),
+    mentions: Type.Array(CustomEventDocumentSchema, { description: "Other customers' events whose properties mention the email or phone number." }),
     flowRuns: Type.Array(FlowRunDocumentSchema),
     messages: Type.Array(MessageDocumentSchema),
     orders: Type.Array(RestOrderSchema),

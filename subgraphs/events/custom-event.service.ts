@@ -253,6 +253,14 @@ export class CustomEventService {
     return this.listWhere(c.and(`customer_id = ${c.p(customerId)}`), { eventName }, page);
   }
 
+  /** Other customers' events of the store whose properties mention one of a person's identifiers (`pattern`: platform/privacy/subject.ts), newest first. */
+  async listMentioning(storeId: string, exceptCustomerId: string | null, pattern: string, page: PageRequest): Promise<Page<CustomEventRow>> {
+    const c = new Conditions();
+    c.and(`store_id = ${c.p(storeId)}`).and(`customer_id is distinct from ${c.p(exceptCustomerId)}`);
+    const p = c.p(pattern);
+    return this.listWhere(c.and(`(data::text ~* ${p} or coalesce(extra::text, '') ~* ${p})`), {}, page);
+  }
+
   /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */
   async listForStore(storeId: string, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
     const c = new Conditions();

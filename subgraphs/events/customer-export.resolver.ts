@@ -8,6 +8,7 @@ import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { selects } from '../../platform/graphql/selection.js';
 import { pageRequest, type Page } from '../../platform/pagination.js';
 import { CustomerIdentifierInput, identifierOf } from '../../platform/privacy/privacy.input.js';
+import { identifierPattern, subjectOf } from '../../platform/privacy/subject.js';
 import { CustomEventConnection } from './custom-event.type.js';
 import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
 import { CustomerExportType } from './customer-export.type.js';
@@ -53,6 +54,18 @@ export class CustomerExportResolver {
   ): Promise<Connection<CustomEventRow>> {
     const request = pageRequest(first, after, { list: 'export-events', customerId: exported.customerId }, selects(info, 'totalCount'));
     return toConnection(exported.customerId ? await this.deps.events.listForCustomer(exported.customerId, undefined, request) : NOTHING);
+  }
+
+  @FieldResolver(() => CustomEventConnection, { description: "Other customers' events whose properties mention the customer's email or phone number (a referral, say), newest first." })
+  async mentions(
+    @Root() exported: CustomerExportType,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<CustomEventRow>> {
+    const pattern = identifierPattern(subjectOf({ email: exported.email ?? undefined, phoneNumber: exported.phoneNumber ?? undefined }));
+    const request = pageRequest(first, after, { list: 'export-mentions', export: exported.id }, selects(info, 'totalCount'));
+    return toConnection(pattern ? await this.deps.events.listMentioning(exported.storeId, exported.customerId, pattern, request) : NOTHING);
   }
 
   @FieldResolver(() => FlowRunConnection, { description: "The customer's flow runs, newest first." })
