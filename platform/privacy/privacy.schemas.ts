@@ -34,7 +34,7 @@ export type ExportBody = Static<typeof ExportBodySchema>;
 export function oneIdentifier(by: { customerId?: string | null; email?: string | null; phoneNumber?: string | null }, prefix: string, names = { customerId: 'customerId' }): CustomerIdentifier {
   const given = (['customerId', 'email', 'phoneNumber'] as const).filter((k) => by[k] !== undefined && by[k] !== null);
   const pointer = (k: string) => `${prefix}/${k === 'customerId' ? names.customerId : k}`;
-  if (given.length !== 1) throw invalid('validation-failed', EXACTLY_ONE, [{ pointer: prefix || '/', detail: 'must name exactly one of customerId, email, phoneNumber' }]);
+  if (given.length !== 1) throw invalid('validation-failed', EXACTLY_ONE, [{ pointer: prefix, detail: `must name exactly one of ${names.customerId}, email, phoneNumber` }]);
   const key = given[0]!;
   const value = by[key]!;
   const problem =

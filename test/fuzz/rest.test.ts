@@ -7,6 +7,7 @@ import { useTestAccount, useTestApp } from '../support/app.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
 import { createWebhook } from '../support/webhooks.js';
+import { requestErasure } from '../support/privacy.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, hostileValue, mutated, RawJson, toJsonText, type JsonSchema } from './arbitraries.js';
 import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TIMEOUT_MS, StateProbe, StatusCounts } from './harness.js';
@@ -62,6 +63,7 @@ describe('fuzz: every /v2.2 route', () => {
     }
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
+    ids.erasureId = await requestErasure(app, acme, { email: 'gone@example.com' });
     probe = new StateProbe(app.databaseUrl);
     probe.changed();
   });
@@ -80,6 +82,7 @@ describe('fuzz: every /v2.2 route', () => {
     if (name === 'storeId') return fc.constant(acme.storeId);
     if (name === 'returnId') return fc.constant(ids.returnId!);
     if (name === 'webhookId') return fc.constantFrom(...webhookIds);
+    if (name === 'erasureId') return fc.constant(ids.erasureId!);
     if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://93.184.215.14/hook');
     if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : ids.itemId!);
     if (name === 'location_id') return fc.constant(ids.location!);
