@@ -92,7 +92,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const database = await openDatabase(config, logger);
-  const orm = await createOrm(database.url, platformDbModule, 2, logger);
+  const orm = await createOrm(database.url, platformDbModule, 2, logger, config.dbTimeouts);
   try {
     await migrate(database.url, orm, platformDbModule);
     const accounts = new AccountsService(orm);
@@ -129,7 +129,7 @@ async function main(): Promise<number> {
       case 'erasure-status':
       case 'data-retention':
       case 'enforce-retention':
-        result = await privacyCommand(command, values, { url: database.url, orm, accounts, logger });
+        result = await privacyCommand(command, values, { url: database.url, orm, accounts, logger, timeouts: config.dbTimeouts });
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

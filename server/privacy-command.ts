@@ -1,5 +1,6 @@
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Orm } from '../platform/db/orm.js';
+import type { DatabaseTimeouts } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { createPrivacyQueues } from '../platform/privacy/index.js';
 import { ErasureRequests } from '../platform/privacy/erasure.service.js';
@@ -18,6 +19,7 @@ interface Opened {
   orm: Orm;
   accounts: AccountsService;
   logger: Logger;
+  timeouts: DatabaseTimeouts;
 }
 
 const RETENTION_OPTIONS: Record<string, keyof RetentionDays> = {
@@ -37,7 +39,7 @@ function days(option: string, value: string): number | null {
  * The admin CLI's privacy commands (docs/privacy.md): the same services the API uses, on the
  * platform's tables and queue. The erasure itself runs in the service's workers.
  */
-export async function privacyCommand(command: string, values: Values, { url, orm, accounts, logger }: Opened): Promise<Record<string, unknown>> {
+export async function privacyCommand(command: string, values: Values, { url, orm, accounts, logger, timeouts }: Opened): Promise<Record<string, unknown>> {
   const retention = new RetentionSettings(orm);
   if (command === 'data-retention') {
     const storeId = need(values, 'store');
@@ -47,7 +49,7 @@ export async function privacyCommand(command: string, values: Values, { url, orm
     if (!(await accounts.storeExists(storeId))) throw new UsageError(`no store ${storeId}`);
     return { storeId, ...(Object.keys(patch).length ? await retention.update(storeId, checkDays(patch)) : await retention.get(storeId)) };
   }
-  const boss = await startQueue(url, logger, { supervise: false, poolSize: 2 });
+  const boss = await startQueue(url, logger, { supervise: false, poolSize: 2, timeouts });
   try {
     await createPrivacyQueues(boss);
     const erasures = new ErasureRequests(orm, boss, () => openSecretBox(accounts));
