@@ -35,7 +35,6 @@ ${SEED_DEMO_USAGE}
 
 type Output = Record<string, unknown> | unknown[];
 
-
 function human(result: Output): string {
   if (Array.isArray(result)) return result.map((r) => human(r as Record<string, unknown>)).join('\n\n');
   return Object.entries(result)

@@ -1,5 +1,5 @@
 import { sql, type Orm } from '../platform/db/orm.js';
-import { affected, inBatches, retentionScopes } from '../platform/privacy/batches.js';
+import { affected, inBatches, retentionScopes, scanStore } from '../platform/privacy/batches.js';
 import { PRIVACY_BATCH, type ErasureLedger, type ErasureWork, type PrivacyParticipants, type RetentionPolicy } from '../platform/privacy/participants.js';
 import { identifierPattern, scrubJson, scrubText, type ErasureSubject } from '../platform/privacy/subject.js';
 
@@ -26,17 +26,16 @@ export function webhookPrivacy(orm: Orm): PrivacyParticipants {
 
 async function erase(orm: Orm, work: ErasureWork, subject: ErasureSubject, ledger: ErasureLedger): Promise<void> {
   const pattern = identifierPattern(subject);
-  // Under the fan-out's lock: a pass that read the outbox before its copies were scrubbed has
-  // committed its messages by then, and they are found here.
-  const found = await orm.em.fork().transactional(async (em) => {
-    await sql(em, `select pg_advisory_xact_lock(hashtext('webhooks:fan-out'))`);
-    return sql<MessageCopy>(
-      em,
-      `select m.id, m.body, (s.topic = 'custom_event' and m.lane = any($2)) as erased from message m join subscription s on s.id = m.subscription_id
-        where s.store_id = $1 and ((s.topic = 'custom_event' and m.lane = any($2)) or ($3::text is not null and m.body ~* $3))`,
-      [work.storeId, subject.customerIds, pattern],
-    );
-  });
+  // A fan-out pass that read the outbox before the queue's copies were scrubbed holds this lock
+  // until its messages commit: waiting for it (and letting go at once, as a long scan must not stall
+  // the fan-out) is enough for the scan to find them. Later passes read scrubbed copies.
+  await orm.em.fork().transactional((em) => sql(em, `select pg_advisory_xact_lock(hashtext('webhooks:fan-out'))`));
+  const found = await scanStore<MessageCopy>(
+    orm,
+    `select m.id, m.body, (s.topic = 'custom_event' and m.lane = any($2)) as erased from message m join subscription s on s.id = m.subscription_id
+      where s.store_id = $1 and ((s.topic = 'custom_event' and m.lane = any($2)) or ($3::text is not null and m.body ~* $3))`,
+    [work.storeId, subject.customerIds, pattern],
+  );
   for (let i = 0; i === 0 || i < found.length; i += PRIVACY_BATCH) {
     const chunk = found.slice(i, i + PRIVACY_BATCH);
     await orm.em.fork().transactional(async (em) => {
@@ -49,7 +48,12 @@ async function erase(orm: Orm, work: ErasureWork, subject: ErasureSubject, ledge
       let logs = 0;
       if (last && pattern) {
         // The log keeps no body, but a receiver's error text may quote one.
-        const errors = await sql<{ id: string; error: string }>(em, 'select a.id, a.error from attempt a join subscription s on s.id = a.subscription_id where s.store_id = $1 and a.error ~* $2', [work.storeId, pattern]);
+        const errors = await scanStore<{ id: string; error: string }>(
+          orm,
+          'select a.id, a.error from attempt a join subscription s on s.id = a.subscription_id where s.store_id = $1 and a.error ~* $2',
+          [work.storeId, pattern],
+          em,
+        );
         await sql(em, 'update attempt a set error = v.error from jsonb_to_recordset($1::jsonb) as v(id text, error text) where a.id = v.id', [
           JSON.stringify(errors.map((e) => ({ id: e.id, error: scrubText(e.error, subject) }))),
         ]);

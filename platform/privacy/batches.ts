@@ -33,6 +33,23 @@ export function retentionScopes(policy: RetentionPolicy, kind: keyof RetentionDa
   ];
 }
 
+/** How long one of an erasure's scans of a whole store may run: far beyond the pools' statement timeout, still bounded. */
+export const STORE_SCAN_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Reads what an erasure looks for across a whole store (the rows that mention the person): a plain
+ * read, so it locks nothing, but on a store with millions of rows it may outlast the pools'
+ * statement timeout (DB_STATEMENT_TIMEOUT_MS, set for requests), and the erasure could then never
+ * finish. It runs in a transaction of its own with a longer one. `within` runs it in `em`'s.
+ */
+export async function scanStore<R>(orm: Orm, text: string, params: readonly unknown[], within?: EntityManager): Promise<R[]> {
+  const scan = async (em: EntityManager) => {
+    await sql(em, `set local statement_timeout = ${STORE_SCAN_TIMEOUT_MS}`);
+    return sql<R>(em, text, params);
+  };
+  return within ? scan(within) : orm.em.fork().transactional(scan);
+}
+
 /**
  * Rewrites rows that mention the person (`select`, found with the identifier pattern), a batch per
  * transaction: `update` takes the fixed rows as a JSON array in $1; `counted` records each batch
@@ -45,7 +62,7 @@ export async function scrubRows<R>(
   update: string,
   counted: (em: EntityManager, n: number) => Promise<void>,
 ): Promise<void> {
-  const rows = await sql<R>(orm.em.fork(), select.text, select.params);
+  const rows = await scanStore<R>(orm, select.text, select.params);
   for (let i = 0; i < rows.length; i += PRIVACY_BATCH) {
     const chunk = rows.slice(i, i + PRIVACY_BATCH).map(fix);
     await orm.em.fork().transactional(async (em) => {

@@ -2,6 +2,7 @@ import { sql, type EntityManager, type Orm } from '../db/orm.js';
 import { QUEUE_SCHEMA } from '../queue.js';
 import type { ErasureLedger, ErasureParticipant, ErasureWork } from './participants.js';
 import { PRIVACY_BATCH } from './participants.js';
+import { scanStore } from './batches.js';
 import { identifierPattern, scrubJson, type ErasureSubject } from './subject.js';
 
 interface JobCopy {
@@ -36,8 +37,8 @@ export function queueErasure(orm: Orm, eventQueues: readonly string[]): ErasureP
     async erase(work: ErasureWork, subject: ErasureSubject, ledger: ErasureLedger): Promise<void> {
       const pattern = identifierPattern(subject);
       const jobs = pattern
-        ? await sql<JobCopy>(
-            orm.em.fork(),
+        ? await scanStore<JobCopy>(
+            orm,
             `select id, name, data, output, source_output as "sourceOutput" from ${QUEUE_SCHEMA}.job
               where data->>'storeId' = $1 and (data::text ~* $2 or coalesce(output::text, '') ~* $2 or coalesce(source_output::text, '') ~* $2)`,
             [work.storeId, pattern],

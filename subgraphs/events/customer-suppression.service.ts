@@ -131,10 +131,4 @@ export class CustomerSuppressions {
     await SUPPRESSIONS.run(em, hashes.map((hash) => ({ storeId, hash, erasureId, mode })));
     return hashes.length;
   }
-
-  /** Lifts the suppression of one identifier (the customer came back and consented again); whether there was one. */
-  async lift(storeId: string, customer: Pick<EventCustomer, 'id' | 'email' | 'phoneNumber'>): Promise<boolean> {
-    const rows = await sql(this.orm.em.fork(), 'delete from customer_suppression where store_id = $1 and hash = any($2) returning hash', [storeId, await this.hashes(customer)]);
-    return rows.length > 0;
-  }
 }
