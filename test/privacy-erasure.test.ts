@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestAccount, useTestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained, postEvent } from './support/events.js';
 import { eventually } from './support/eventually.js';
-import { ANN, countsOf, erasureCompleted, NEEDLES, requestErasure, scan, seedAnn, settled, type Seeded } from './support/privacy.js';
-import { startReceiver, type Receiver } from './support/receiver.js';
+import { ANN, countsOf, erasureCompleted, NEEDLES, requestErasure, scan, settled, useAnnsStore } from './support/privacy.js';
 import { call } from './support/webhooks.js';
 
 /**
@@ -14,14 +13,8 @@ import { call } from './support/webhooks.js';
  */
 describe('customer erasure', () => {
   const app = useTestApp();
-  const shop = useTestAccount(app, 'Erasure');
-  let receiver: Receiver;
-  let seeded: Seeded;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    seeded = await seedAnn(app, shop, receiver.url);
-  });
-  afterAll(() => receiver?.close());
+  const ann = useAnnsStore(app, 'Erasure');
+  const shop = ann.shop;
 
   it('leaves no readable trace of the customer in any table, and tells subscribers once', { timeout: 120_000 }, async () => {
     const before = await scan(app.databaseUrl, NEEDLES);
@@ -35,7 +28,7 @@ describe('customer erasure', () => {
     await settled(app.databaseUrl);
 
     expect(await scan(app.databaseUrl, NEEDLES)).toEqual([]);
-    expect(erasure).toMatchObject({ storeId: shop.storeId, requestedBy: 'email', suppression: 'DROP', customerIds: [seeded.annId] });
+    expect(erasure).toMatchObject({ storeId: shop.storeId, requestedBy: 'email', suppression: 'DROP', customerIds: [ann.seeded.annId] });
     const counts = countsOf(erasure);
     expect(counts).toMatchObject({ 'customer/REMOVED': 1, 'custom_event/REMOVED': 2, 'unique_id/REMOVED': 1, 'flow_run/REMOVED': 1, 'message/REMOVED': 2, 'order/ANONYMISED': 1, 'return/ANONYMISED': 1 });
     // Bob's event kept, without her email; her identifiers suppressed (id, email, phone).
@@ -46,23 +39,23 @@ describe('customer erasure', () => {
     const [order] = await query<{ customer_email: string | null; customer_first_name: string | null; shipping_address: unknown; erased_at: Date | null }>(
       app.databaseUrl,
       'select customer_email, customer_first_name, shipping_address, erased_at from returns."order" where id = $1',
-      [seeded.orderId],
+      [ann.seeded.orderId],
     );
     expect(order).toMatchObject({ customer_email: null, customer_first_name: null, shipping_address: null });
     expect(order!.erased_at).toBeInstanceOf(Date);
-    const read = await call(app, shop.apiSecret, 'GET', `/v2.2/returns/${seeded.returnId}`);
+    const read = await call(app, shop.apiSecret, 'GET', `/v2.2/returns/${ann.seeded.returnId}`);
     expect(read.status).toBe(200);
     expect(read.body.return.status).toBe('complete');
     expect(read.body.return.source).toMatchObject({ emailAddress: '', phoneNumber: '', name: { given: '', surname: '' } });
-    const graph = await app.graphql<{ order: { erasedAt: string | null; customer: { emailAddress: string | null } } }>(`query($id: ID!) { order(id: $id) { erasedAt customer { emailAddress } } }`, { id: seeded.orderId });
+    const graph = await app.graphql<{ order: { erasedAt: string | null; customer: { emailAddress: string | null } } }>(`query($id: ID!) { order(id: $id) { erasedAt customer { emailAddress } } }`, { id: ann.seeded.orderId });
     expect(graph.data!.order.customer.emailAddress).toBeNull();
     expect(graph.data!.order.erasedAt).toEqual(expect.any(String));
-    expect(await query(app.databaseUrl, 'select 1 from events.customer where id = $1', [seeded.bobId])).toHaveLength(1);
+    expect(await query(app.databaseUrl, 'select 1 from events.customer where id = $1', [ann.seeded.bobId])).toHaveLength(1);
 
     // One customer.erased delivery, with ids and counts and no identifier.
-    const erased = await eventually(async () => receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'erased'), 'the customer.erased webhook');
+    const erased = await eventually(async () => ann.receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'erased'), 'the customer.erased webhook');
     expect(erased).toHaveLength(1);
-    expect(JSON.parse(erased[0]!.body)).toMatchObject({ type: 'erased', erasure: { id, customerIds: [seeded.annId], status: 'COMPLETED' } });
+    expect(JSON.parse(erased[0]!.body)).toMatchObject({ type: 'erased', erasure: { id, customerIds: [ann.seeded.annId], status: 'COMPLETED' } });
 
     // Erasing again is harmless: nothing left to remove, completed again.
     const again = await erasureCompleted(app, shop, await requestErasure(app, shop, { phoneNumber: ANN.phoneNumber }));
@@ -72,7 +65,7 @@ describe('customer erasure', () => {
   it('drops later events with an erased identifier: nothing is re-created', { timeout: 60_000 }, async () => {
     await accept(app, shop, { eventName: 'Back again', customer: { email: ANN.email.toLowerCase(), firstName: 'Ann' } });
     await accept(app, shop, { eventName: 'Back again', customer: { phoneNumber: ANN.phoneNumber } });
-    await accept(app, shop, { eventName: 'Back again', customer: { id: seeded.annId } });
+    await accept(app, shop, { eventName: 'Back again', customer: { id: ann.seeded.annId } });
     // A marker after them: another customer's event, processed once they were.
     await accept(app, shop, { eventName: 'Marker', customer: { email: 'carol@example.com' } });
     await drained(app.databaseUrl);

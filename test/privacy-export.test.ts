@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestAccount, useTestApp } from './support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
 import { drained, postEvent } from './support/events.js';
-import { ANN, NEEDLES, scan, seedAnn, type Hit, type Seeded } from './support/privacy.js';
-import { startReceiver, type Receiver } from './support/receiver.js';
+import { ANN, NEEDLES, scan, useAnnsStore, type Hit } from './support/privacy.js';
 import { call } from './support/webhooks.js';
 
 interface Exported {
@@ -23,14 +22,8 @@ interface Exported {
  */
 describe('customer export', () => {
   const app = useTestApp();
-  const shop = useTestAccount(app, 'Export');
-  let receiver: Receiver;
-  let seeded: Seeded;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    seeded = await seedAnn(app, shop, receiver.url);
-  });
-  afterAll(() => receiver?.close());
+  const ann = useAnnsStore(app, 'Export');
+  const shop = ann.shop;
 
   const exportOf = (body: Record<string, unknown>) => call(app, shop.apiSecret, 'POST', `/v2.2/stores/${shop.storeId}/customers/export`, body);
 
@@ -38,9 +31,9 @@ describe('customer export', () => {
     const res = await exportOf({ email: ANN.email.toLowerCase() });
     expect(res.status).toBe(200);
     const doc = res.body as Exported;
-    expect(doc.identifiers).toEqual({ customerId: seeded.annId, email: ANN.email, phoneNumber: ANN.phoneNumber });
-    expect(doc.customer?.id).toBe(seeded.annId);
-    expect(doc).toMatchObject({ events: [{}, {}], mentions: [{}], flowRuns: [{ steps: [{}, {}] }], orders: [{ id: seeded.orderId }], returns: [{ id: seeded.returnId }] });
+    expect(doc.identifiers).toEqual({ customerId: ann.seeded.annId, email: ANN.email, phoneNumber: ANN.phoneNumber });
+    expect(doc.customer?.id).toBe(ann.seeded.annId);
+    expect(doc).toMatchObject({ events: [{}, {}], mentions: [{}], flowRuns: [{ steps: [{}, {}] }], orders: [{ id: ann.seeded.orderId }], returns: [{ id: ann.seeded.returnId }] });
     expect(doc.messages.map((m) => m.to).sort()).toEqual([ANN.email, ANN.phoneNumber].sort());
 
     const ids = new Set([doc.customer!.id, ...[doc.events, doc.mentions, doc.flowRuns, doc.messages, doc.orders, doc.returns].flat().map((r) => r.id)]);
@@ -80,15 +73,15 @@ describe('customer export', () => {
     );
     expect(result.errors).toBeUndefined();
     expect(result.data!.customerExport).toMatchObject({
-      customerId: seeded.annId,
+      customerId: ann.seeded.annId,
       email: ANN.email,
-      customer: { id: seeded.annId, firstName: 'Ann' },
+      customer: { id: ann.seeded.annId, firstName: 'Ann' },
       events: { totalCount: 2 },
       mentions: { totalCount: 1 },
       flowRuns: { totalCount: 1 },
       messages: { totalCount: 2 },
-      orders: { totalCount: 1, edges: [{ node: { id: seeded.orderId, erasedAt: null } }] },
-      returns: { totalCount: 1, edges: [{ node: { id: seeded.returnId } }] },
+      orders: { totalCount: 1, edges: [{ node: { id: ann.seeded.orderId, erasedAt: null } }] },
+      returns: { totalCount: 1, edges: [{ node: { id: ann.seeded.returnId } }] },
     });
   });
 
@@ -116,6 +109,6 @@ describe('customer export', () => {
     const other = await app.createAccount('Stranger');
     expect((await call(app, other.apiSecret, 'POST', `/v2.2/stores/${shop.storeId}/customers/export`, { email: ANN.email })).status).toBe(404);
     expect((await exportOf({})).status).toBe(400);
-    expect((await exportOf({ email: ANN.email, customerId: seeded.annId })).status).toBe(400);
+    expect((await exportOf({ email: ANN.email, customerId: ann.seeded.annId })).status).toBe(400);
   });
 });

@@ -1,10 +1,11 @@
 import pg from 'pg';
-import { expect } from 'vitest';
-import type { TestAccount, TestApp } from './app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { useTestAccount, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
 import { eventually } from './eventually.js';
 import { accept } from './events.js';
 import { createFlow, createTemplate } from './flows.js';
+import { startReceiver, type Receiver } from './receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './returns.js';
 import { call, commentOn, createWebhook } from './webhooks.js';
 
@@ -117,6 +118,23 @@ export async function seedAnn(app: TestApp, account: TestAccount, webhookUrl: st
   }, "Ann's and Bob's profiles and the flow's run");
   await settled(app.databaseUrl);
   return { ...ids, orderId: pushed.body.order.id as string, returnId, flowId: flow.id };
+}
+
+/** A store of the test app with Ann seeded everywhere (seedAnn), and the receiver of its webhooks: filled in a beforeAll. */
+export interface AnnsStore {
+  shop: TestAccount;
+  seeded: Seeded;
+  receiver: Receiver;
+}
+
+export function useAnnsStore(app: TestApp, name: string): AnnsStore {
+  const store = { shop: useTestAccount(app, name) } as AnnsStore;
+  beforeAll(async () => {
+    store.receiver = await startReceiver();
+    store.seeded = await seedAnn(app, store.shop, store.receiver.url);
+  });
+  afterAll(() => store.receiver?.close());
+  return store;
 }
 
 /** POST .../customers/erasure; the request's id. */
