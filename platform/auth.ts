@@ -13,6 +13,8 @@ export const SCOPES = [
   'orders_write',
   'flows_read',
   'flows_write',
+  'privacy_read',
+  'privacy_write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

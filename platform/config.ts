@@ -52,6 +52,8 @@ export interface Config {
   /** A request not answered by then gets 503 with Retry-After, and the log says what it waited on (0: no deadline). */
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** When the retention job runs (pg-boss cron, UTC); docs/privacy.md. */
+  retentionCron: string;
   /** Create and print a demo account on the first start against an empty database. */
   demoAccount: boolean;
   /** Split mode: where the gateway finds each subgraph, and the port a subgraph process listens on. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = environment()): Config {
     },
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0),
+    retentionCron: env.RETENTION_CRON || '17 * * * *',
     demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',
     subgraphPorts,
     subgraphUrls: {

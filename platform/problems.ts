@@ -68,6 +68,11 @@ export const PROBLEMS = {
   'inventory-level-not-found': ['Inventory level not found', 'The store has no inventory level (a product at a location) with this id.'],
   'insufficient-stock': ['Not enough stock', 'The change would take the stock of the item at the location below zero; `detail` says what is on hand.'],
   'quantity-out-of-range': ['Quantity out of range', 'The change would take a running total beyond what it can hold (2,147,483,647 units); `detail` names the total.'],
+  'customer-erased': [
+    'The customer was erased',
+    'The store erased this customer (a data subject request) and chose to refuse later events about them. The pointer names the identifier; nothing was queued. Events without an erased identifier are accepted as usual.',
+  ],
+  'erasure-not-found': ['Erasure request not found', 'The store has no erasure request with this id visible to these credentials.'],
   'quantity-exceeds-expected': ['More units reported than the shipment expects', 'Received, damaged and missing units of a shipment line together may not exceed the quantity it expects.'],
 } as const satisfies Record<string, readonly [string, string]>;
 

@@ -1,6 +1,7 @@
 import { ACCOUNTS_MIGRATIONS } from './accounts/index.js';
 import type { DbModule } from './db/orm.js';
 import { OUTBOX_MIGRATIONS } from './outbox.js';
+import { PRIVACY_MIGRATIONS } from './privacy/index.js';
 import { RATE_LIMIT_MIGRATIONS } from './rate-limit.js';
 
 /**
@@ -10,5 +11,5 @@ import { RATE_LIMIT_MIGRATIONS } from './rate-limit.js';
 export const platformDbModule: DbModule = {
   name: 'platform',
   schema: 'platform',
-  migrations: [...ACCOUNTS_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...OUTBOX_MIGRATIONS],
+  migrations: [...ACCOUNTS_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...OUTBOX_MIGRATIONS, ...PRIVACY_MIGRATIONS],
 };

@@ -4,6 +4,7 @@ import type { DbModule, Orm } from './db/orm.js';
 import type { FederatedSchema } from './graphql/build-federated-schema.js';
 import type { Logger } from './logger.js';
 import type { OutboxContract } from './outbox.js';
+import type { PrivacyParticipants } from './privacy/participants.js';
 import type { PgBoss } from './queue.js';
 
 /**
@@ -37,4 +38,6 @@ export interface SubgraphDefinition {
   createQueues?(boss: PgBoss): Promise<void>;
   /** Registers the subgraph's pg-boss workers (worker role). */
   startWorkers?(deps: SubgraphDeps): Promise<void>;
+  /** Its part in customer erasures and retention (worker role; platform/privacy). */
+  privacy?(deps: SubgraphDeps): PrivacyParticipants;
 }

@@ -8,6 +8,8 @@ import { embeddedUrl } from '../platform/db/embedded-postgres.js';
 import { createOrm, migrate } from '../platform/db/orm.js';
 import { AppError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
+import { need, UsageError } from './cli-args.js';
+import { privacyCommand } from './privacy-command.js';
 import { SEED_DEMO_USAGE } from './seed-demo.js';
 
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
@@ -22,23 +24,21 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   list-stores --account ID
   admin-token
   database-url                                  (the embedded PostgreSQL: for psql, or DATABASE_URL of another process)
+  erase-customer --store ID (--email E | --phone P | --customer-id C) [--suppression DROP|REFUSE] [--wait]
+                                                (queues the erasure; --wait: until the service's workers completed it)
+  erasure-status --id ID
+  data-retention --store ID [--custom-event-days N] [--message-days N] [--flow-run-days N] [--webhook-log-days N]
+                                                (shows, or changes, how long the store keeps records; N: days, or "forever")
+  enforce-retention                             (queues a retention pass now)
 ${SEED_DEMO_USAGE}
 `;
 
 type Output = Record<string, unknown> | unknown[];
 
-function need(values: Record<string, string | boolean | undefined>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-class UsageError extends Error {}
-
 function human(result: Output): string {
   if (Array.isArray(result)) return result.map((r) => human(r as Record<string, unknown>)).join('\n\n');
   return Object.entries(result)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(',') : v instanceof Date ? v.toISOString() : String(v)}`)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',') : v instanceof Date ? v.toISOString() : String(v)}`)
     .join('\n');
 }
 
@@ -55,6 +55,16 @@ async function main(): Promise<number> {
       store: { type: 'string' },
       scopes: { type: 'string' },
       prefix: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      'customer-id': { type: 'string' },
+      suppression: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+      id: { type: 'string' },
+      'custom-event-days': { type: 'string' },
+      'message-days': { type: 'string' },
+      'flow-run-days': { type: 'string' },
+      'webhook-log-days': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -113,6 +123,12 @@ async function main(): Promise<number> {
         break;
       case 'admin-token':
         result = { adminToken: await accounts.adminToken(config.adminToken) };
+        break;
+      case 'erase-customer':
+      case 'erasure-status':
+      case 'data-retention':
+      case 'enforce-retention':
+        result = await privacyCommand(command, values, { url: database.url, orm, accounts, logger, timeouts: config.dbTimeouts });
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

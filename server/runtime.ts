@@ -12,13 +12,21 @@ import { createOrm, migrate, poolOf, type Orm } from '../platform/db/orm.js';
 import { poolServes } from '../platform/db/pool.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
+import { deadLetterQueue } from '../platform/dead-letters.js';
+import { createPrivacyQueues, startPrivacyWorkers } from '../platform/privacy/index.js';
+import { ErasureRequests } from '../platform/privacy/erasure.service.js';
+import type { PrivacyParticipants } from '../platform/privacy/participants.js';
+import { queueErasure } from '../platform/privacy/queue.erasure.js';
+import { RetentionSettings } from '../platform/privacy/retention.js';
+import { openSecretBox, type SecretBox } from '../platform/secret-box.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/public.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { createWebhookQueues, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 import { platformSubgraph } from './platform-subgraph.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
@@ -157,10 +165,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
+    await createPrivacyQueues(boss);
+    let box: Promise<SecretBox> | undefined;
+    const erasures = new ErasureRequests(platformOrm, boss, () => (box ??= openSecretBox(accounts)));
+    const retention = new RetentionSettings(platformOrm);
     // Webhooks: subscriptions are served by the gateway roles (REST, and the platform subgraph's dashboard
     // queries); the worker roles deliver.
     let webhooks: WebhookSubscriptions | undefined;
     let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
+    let webhooksParticipants: PrivacyParticipants | undefined;
     if (options.role !== 'subgraph') {
       const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger, config.dbTimeouts);
       opened.push(webhooksOrm);
@@ -178,14 +191,25 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       };
       const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
-      if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks })).schema;
+      if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks, erasures, retention })).schema;
       if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
+      webhooksParticipants = webhookPrivacy(webhooksOrm);
     }
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
       if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
+    if (runsWorkers) {
+      // Erasure order (platform/privacy/participants.ts): the customer data, then the copies of it.
+      const participants: PrivacyParticipants[] = [
+        SUBGRAPHS.events.privacy?.(deps.events!) ?? {},
+        SUBGRAPHS.returns.privacy?.(deps.returns!) ?? {},
+        { erasure: queueErasure(platformOrm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
+        webhooksParticipants ?? {},
+      ];
+      await startPrivacyWorkers({ boss, erasures, retention, participants, retentionCron: config.retentionCron, logger });
+    }
     watch.start();
     const orms = Object.fromEntries(Object.entries(pools).map(([name, pool]) => [name, pool!.orm]));
     return { config, logger, database, watch, orms, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };

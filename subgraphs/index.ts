@@ -1,4 +1,5 @@
 import type { SubgraphName } from '../platform/config.js';
+import { PRIVACY_EVENTS } from '../platform/privacy/privacy.events.js';
 import type { SubgraphDefinition } from '../platform/subgraph.js';
 import { eventsSubgraph } from './events/index.js';
 import { inventorySubgraph } from './inventory/index.js';
@@ -10,5 +11,5 @@ export const SUBGRAPHS: Record<SubgraphName, SubgraphDefinition> = {
   events: eventsSubgraph,
 };
 
-/** Every outbox event any subgraph publishes (webhook delivery subscribes to all of them). */
-export const PUBLISHED_EVENTS = Object.values(SUBGRAPHS).flatMap((s) => s.publishes);
+/** Every outbox event the service publishes: the subgraphs', and the platform's `customer.erased` (webhook delivery subscribes to all of them). */
+export const PUBLISHED_EVENTS = [...Object.values(SUBGRAPHS).flatMap((s) => s.publishes), ...PRIVACY_EVENTS];

@@ -6,7 +6,8 @@ import { adjust, createLocation, createShipment, gql, IN_TRANSIT, receive, upser
 import { useTestAccount, useTestApp } from './support/app.js';
 import { deliveryViolations, eventViolations, WEBHOOK_DELIVERIES } from './support/contract.js';
 import { query } from './support/database.js';
-import { postEvent } from './support/events.js';
+import { drained, postEvent } from './support/events.js';
+import { erasureCompleted, requestErasure } from './support/privacy.js';
 import { eventually } from './support/eventually.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
@@ -63,6 +64,11 @@ describe('published event contracts', () => {
       { eventName: 'Opened', customer: { phoneNumber: '+14155550100' } },
     ];
     for (const event of events) expect((await postEvent(app, account, event)).status).toBe(202);
+
+    // An erasure of a customer of its own (the others' events stay for the checks below).
+    expect((await postEvent(app, account, { eventName: 'Left', customer: { email: 'zed@example.com' } })).status).toBe(202);
+    await drained(app.databaseUrl);
+    await erasureCompleted(app, account, await requestErasure(app, account, { email: 'zed@example.com' }));
   }
 
   it('every stored event matches its contract and every delivery its documented webhook', async () => {

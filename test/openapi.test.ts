@@ -50,6 +50,27 @@ describe('OpenAPI documents', () => {
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['2XX', '410', '429', 'default']));
   });
 
+  it('document the privacy requests: their scopes, the erasure to poll, the streamed export, the refused event and customer.erased', () => {
+    const doc = JSON.parse(committed('v2.2.json'));
+    const problemTypes = (op: any, status: string) => op.responses[status].content['application/problem+json'].schema.allOf[1].properties.type.enum;
+    const erase = doc.paths['/stores/{storeId}/customers/erasure'].post;
+    expect(erase.security).toEqual([{ apiSecret: ['privacy_write'] }]);
+    expect(erase.responses['202'].headers.Location).toBeDefined();
+    expect(erase.responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErasureResponse' });
+    const status = doc.paths['/stores/{storeId}/customers/erasure/{erasureId}'].get;
+    expect(status.security).toEqual([{ apiSecret: ['privacy_read'] }]);
+    expect(problemTypes(status, '404')).toContain('/problems/erasure-not-found');
+    const exported = doc.paths['/stores/{storeId}/customers/export'].post;
+    expect(exported.security).toEqual([{ apiSecret: ['privacy_read'] }]);
+    expect(exported.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerExport' });
+    expect(Object.keys(doc.components.schemas.CustomerExport.properties)).toEqual(['storeId', 'exportedAt', 'identifiers', 'customer', 'events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns']);
+    expect(doc.paths['/stores/{storeId}/data-retention'].get.security).toEqual([{ apiSecret: ['privacy_read'] }]);
+    expect(doc.paths['/stores/{storeId}/data-retention'].put.security).toEqual([{ apiSecret: ['privacy_write'] }]);
+    expect(problemTypes(doc.paths['/stores/{storeId}/events'].post, '409')).toContain('/problems/customer-erased');
+    const erased = doc.webhooks['customer.erased'].post.requestBody.content['application/json'].schema;
+    expect(erased.properties).toMatchObject({ type: { const: 'erased' }, erasure: { $ref: '#/components/schemas/Erasure' } });
+  });
+
   it('document the compatibility API in its own terms: the raw key header, Loop\'s bodies, Laravel\'s 422, link pagination', () => {
     const doc = JSON.parse(committed('api-v1.json'));
     expect(doc.servers).toEqual([{ url: '/api/v1' }]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../webhooks/delivery.js';
-import { WEBHOOK_RETENTION_DAYS, webhooksDbModule } from '../webhooks/index.js';
+import { WEBHOOK_RETENTION_DAYS, webhookPrivacy, webhooksDbModule } from '../webhooks/index.js';
+import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { createOrm, type Orm } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
 import { useTestAccount, useTestApp } from './support/app.js';
@@ -12,8 +13,8 @@ import { call, createWebhook } from './support/webhooks.js';
 
 /**
  * The sweep: events of a subscription a 410 disabled are kept 3 days, then discarded (and logged
- * so); the log and finished events go after the retention period. Time is moved in the rows, the
- * sweep is the service's own.
+ * so); the retention job removes the log and finished events after the retention period. Time is
+ * moved in the rows, the sweep and the retention are the service's own.
  */
 describe('webhook housekeeping', () => {
   const app = useTestApp({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
@@ -44,11 +45,11 @@ describe('webhook housekeeping', () => {
     // Two days later nothing changes; past three days the waiting event is discarded.
     await query(app.databaseUrl, `update webhooks.subscription set disabled_at = now() - interval '2 days' where id = $1`, [id]);
     await query(app.databaseUrl, `update webhooks.message set created_at = now() - interval '2 days' where subscription_id = $1`, [id]);
-    await sweep(webhooksOrm(), WEBHOOK_RETENTION_DAYS);
+    await sweep(webhooksOrm());
     expect(await query(app.databaseUrl, `select state from webhooks.message where subscription_id = $1`, [id])).toEqual([{ state: 'queued' }]);
     await query(app.databaseUrl, `update webhooks.subscription set disabled_at = now() - interval '3 days 1 minute' where id = $1`, [id]);
     await query(app.databaseUrl, `update webhooks.message set created_at = now() - interval '3 days 1 minute' where subscription_id = $1`, [id]);
-    await sweep(webhooksOrm(), WEBHOOK_RETENTION_DAYS);
+    await sweep(webhooksOrm());
     expect(await query(app.databaseUrl, `select state from webhooks.message where subscription_id = $1`, [id])).toEqual([{ state: 'discarded' }]);
     const log = (await call(app, acme.apiSecret, 'GET', `/v2.2/webhooks/${id}/deliveries`)).body.deliveries;
     expect(log.map((d: any) => [d.attempt, d.status, d.responseStatus])).toEqual([
@@ -60,7 +61,7 @@ describe('webhook housekeeping', () => {
     // Past the retention, the log and the finished event are gone.
     await query(app.databaseUrl, `update webhooks.attempt set created_at = now() - make_interval(days => $2 + 1) where subscription_id = $1`, [id, WEBHOOK_RETENTION_DAYS]);
     await query(app.databaseUrl, `update webhooks.message set finished_at = now() - make_interval(days => $2 + 1) where subscription_id = $1`, [id, WEBHOOK_RETENTION_DAYS]);
-    await sweep(webhooksOrm(), WEBHOOK_RETENTION_DAYS);
+    await webhookPrivacy(webhooksOrm()).retention!.enforce({ defaults: RETENTION_DEFAULTS, stores: [] });
     expect((await call(app, acme.apiSecret, 'GET', `/v2.2/webhooks/${id}/deliveries`)).body.deliveries).toEqual([]);
     expect(await query(app.databaseUrl, `select 1 from webhooks.message where subscription_id = $1`, [id])).toEqual([]);
   });

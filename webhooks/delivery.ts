@@ -336,9 +336,10 @@ export class Deliverer {
 
 /**
  * Housekeeping, one process at a time: messages of a subscription disabled for 3 days are
- * discarded (and logged so), and the log and finished messages past the retention are deleted.
+ * discarded (and logged so). The log and finished messages past their store's retention are the
+ * retention job's (webhooks/privacy.ts).
  */
-export async function sweep(orm: Orm, retentionDays: number): Promise<void> {
+export async function sweep(orm: Orm): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:sweep')) as ok`);
     if (!lock!.ok) return;
@@ -358,7 +359,5 @@ export async function sweep(orm: Orm, retentionDays: number): Promise<void> {
       );
       webhookDeliveries.inc({ outcome: 'discarded' }, discarded.length);
     }
-    await sql(em, `delete from attempt where created_at < now() - make_interval(days => $1)`, [retentionDays]);
-    await sql(em, `delete from message where state <> 'queued' and finished_at < now() - make_interval(days => $1)`, [retentionDays]);
   });
 }

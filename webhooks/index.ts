@@ -4,6 +4,7 @@ import type { Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { ensureQueue, type PgBoss } from '../platform/queue.js';
 import { withDeadLetters } from '../platform/dead-letters.js';
+import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { openSecretBox } from '../platform/secret-box.js';
 import { Deliverer, sweep } from './delivery.js';
 import { FanOut } from './fanout.js';
@@ -14,9 +15,10 @@ import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } fr
 export { webhooksDbModule } from './db.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
+export { webhookPrivacy } from './privacy.js';
 
-/** Delivery log rows and finished messages are kept this long (docs/webhooks.md); replay reaches as far back. */
-export const WEBHOOK_RETENTION_DAYS = 30;
+/** Delivery log rows and finished messages are kept this long unless the store chose otherwise (docs/privacy.md); replay reaches as far back. */
+export const WEBHOOK_RETENTION_DAYS = RETENTION_DEFAULTS.webhookLogDays!;
 
 export interface WebhooksDeps {
   orm: Orm;
@@ -66,7 +68,7 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
       if (!moved) await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  const sweeper = setInterval(() => void sweep(orm, WEBHOOK_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
+  const sweeper = setInterval(() => void sweep(orm).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
   sweeper.unref();
   await boss.work<{ subscriptionId: string; start: string }>(WEBHOOK_REPLAY_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     await replay(orm, job!.data.subscriptionId, job!.data.start);

@@ -1,5 +1,6 @@
 import type { TObject, TProperties } from '@sinclair/typebox';
 import { isEventOf, type DataOf, type OutboxContract, type OutboxEvent } from '../platform/outbox.js';
+import { CustomerErased } from '../platform/privacy/privacy.events.js';
 import { DateTime, OneOf, Strict, Type, type Static, type TSchema } from '../platform/validation/index.js';
 import { CustomEventCreated } from '../subgraphs/events/public.js';
 import { InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from '../subgraphs/inventory/public.js';
@@ -51,6 +52,8 @@ const TOPICS = {
   }),
   // Custom events are history, not state: no backfill.
   custom_event: topic([CustomEventCreated], false, CustomEventCreated.schema.properties, { created: 'A custom event was processed' }),
+  // One per erasure, once it completed; it carries ids and counts, never an identifier's value.
+  customer: topic([CustomerErased], false, CustomerErased.schema.properties, { erased: 'A customer was erased (a data subject request): erase your copies of them' }),
 } satisfies Record<WebhookTopic, Topic>;
 
 type Body<T extends WebhookTopic> = Static<(typeof TOPICS)[T]['body']>;
@@ -96,6 +99,10 @@ export function payload(topic: WebhookTopic, type: string, at: string, data: unk
     case 'custom_event': {
       const d = data as DataOf<typeof CustomEventCreated>;
       return JSON.stringify({ type, at, event: d.event, customer: d.customer } satisfies Body<'custom_event'>);
+    }
+    case 'customer': {
+      const d = data as DataOf<typeof CustomerErased>;
+      return JSON.stringify({ type, at, erasure: d.erasure } satisfies Body<'customer'>);
     }
   }
 }

@@ -352,6 +352,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/customers/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a customer from every record of the store (202 with the request to poll)
+         * @description Removes the profile, its events, uniqueId claims, flow runs and messages; anonymises the orders and returns (they stay, without the person); scrubs queued jobs and webhook messages; keeps a keyed hash of each identifier so later events are dropped (`DROP`) or refused (`REFUSE`). One `customer.erased` webhook follows. Idempotent: erasing again is harmless.
+         */
+        post: operations["eraseCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/customers/erasure/{erasureId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An erasure request: its status and what it removed, per kind of record */
+        get: operations["getErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/customers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Everything the store holds about one customer, as one JSON document (an access request)
+         * @description The profile, events, flow runs, messages, orders and returns, streamed as they are read (large histories included). A POST so the identifier stays out of URLs and access logs. An unknown customer answers an empty document.
+         */
+        post: operations["exportCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/data-retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long the store keeps each kind of record */
+        get: operations["getDataRetention"];
+        /**
+         * Change how long the store keeps each kind of record
+         * @description A scheduled job removes, in small batches, what is past it. Given values replace the stored ones; omitted ones stay.
+         */
+        put: operations["updateDataRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "return.created": {
@@ -1284,6 +1362,98 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer was erased (a data subject request): erase your copies of them
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "erased";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        erasure: components["schemas"]["Erasure"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1341,7 +1511,7 @@ export interface components {
                 } | null;
             };
             /** @enum {string} */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
             /** @constant */
             kind: "redo";
             externalId: string | null;
@@ -1372,7 +1542,7 @@ export interface components {
                     } | null;
                 };
                 /** @enum {string} */
-                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
                 /** @description Your own id for the subscription: creating again with the same one updates it (200). */
                 externalId?: string | null;
                 /** @description Also send one `backfill` event per existing subject of the topic. */
@@ -1393,6 +1563,48 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** CustomerExport */
+        CustomerExport: {
+            storeId: string;
+            /**
+             * Format: date-time
+             * @description When the export started; the lists are read page by page after it.
+             */
+            exportedAt: string;
+            /** @description What the export covers: the profile's identifiers, else the one asked for. Orders and returns are matched by the email and phone number. */
+            identifiers: {
+                customerId: string | null;
+                email: string | null;
+                phoneNumber: string | null;
+            };
+            customer: components["schemas"]["Customer"] | null;
+            /** @description Newest first. */
+            events: components["schemas"]["CustomEvent"][];
+            /** @description Other customers' events whose properties mention the email or phone number. */
+            mentions: components["schemas"]["CustomEvent"][];
+            flowRuns: components["schemas"]["FlowRun"][];
+            messages: components["schemas"]["FlowMessage"][];
+            orders: components["schemas"]["Order"][];
+            returns: components["schemas"]["Return"][];
+        };
+        /**
+         * CustomerExportBody
+         * @description Give exactly one of customerId, email or phoneNumber.
+         */
+        CustomerExportBody: {
+            /** @description The service customer id (`cus_...`). */
+            customerId?: string;
+            /**
+             * Format: email
+             * @description Compared case-insensitively.
+             */
+            email?: string;
+            /**
+             * Format: phone
+             * @description E.164.
+             */
+            phoneNumber?: string;
+        };
         /** CustomEvent */
         CustomEvent: {
             id: string;
@@ -1412,6 +1624,128 @@ export interface components {
             customerId: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** DataRetention */
+        DataRetention: {
+            customEventDays: number | null;
+            messageDays: number | null;
+            flowRunDays: number | null;
+            webhookLogDays: number | null;
+        };
+        /** DataRetentionBody */
+        DataRetentionBody: {
+            /** @description Each given value replaces the stored one (null: kept until erased); omitted ones stay. */
+            retention: {
+                customEventDays?: number | null;
+                messageDays?: number | null;
+                flowRunDays?: number | null;
+                webhookLogDays?: number | null;
+            };
+        };
+        /** DataRetentionResponse */
+        DataRetentionResponse: {
+            retention: components["schemas"]["DataRetention"];
+        };
+        /** Erasure */
+        Erasure: {
+            /** @description `era_...` */
+            id: string;
+            storeId: string;
+            /**
+             * @description PENDING (queued), RUNNING, COMPLETED, or FAILED (retries exhausted; an administrator retries its dead letter).
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+            /**
+             * @description Which identifier the request named (the value is not kept).
+             * @enum {string}
+             */
+            requestedBy: "customerId" | "email" | "phoneNumber";
+            /** @enum {string} */
+            suppression: "DROP" | "REFUSE";
+            /** @description The service ids of the erased profiles (known once the erasure ran). */
+            customerIds: string[];
+            /** @description What was removed, anonymised or suppressed, per kind of record. */
+            counts: {
+                /** @description The kind of record: customer, custom_event, unique_id, flow_run, flow_run_step, message, suppression, order, return, return_item, return_comment, webhook_message, webhook_attempt, job. */
+                kind: string;
+                /**
+                 * @description REMOVED (deleted), ANONYMISED (kept without the person), SUPPRESSED (identifier hashes kept).
+                 * @enum {string}
+                 */
+                action: "REMOVED" | "ANONYMISED" | "SUPPRESSED";
+                count: number;
+            }[];
+            /** Format: date-time */
+            requestedAt: string;
+            completedAt: string | null;
+        };
+        /**
+         * ErasureRequestBody
+         * @description Give exactly one of customerId, email or phoneNumber.
+         */
+        ErasureRequestBody: {
+            /** @description The service customer id (`cus_...`). */
+            customerId?: string;
+            /**
+             * Format: email
+             * @description Compared case-insensitively.
+             */
+            email?: string;
+            /**
+             * Format: phone
+             * @description E.164.
+             */
+            phoneNumber?: string;
+            /**
+             * @description Later events with an erased identifier: `DROP` (default) accepts them and stores nothing; `REFUSE` answers them 409 `customer-erased`.
+             * @enum {string}
+             */
+            suppression?: "DROP" | "REFUSE";
+        };
+        /** ErasureResponse */
+        ErasureResponse: {
+            erasure: components["schemas"]["Erasure"];
+        };
+        /** FlowMessage */
+        FlowMessage: {
+            id: string;
+            flowId: string;
+            flowRunId: string;
+            /** @enum {string} */
+            channel: "EMAIL" | "SMS";
+            to: string;
+            subject: string | null;
+            body: string;
+            /** @enum {string} */
+            status: "SENT" | "RECORDED" | "FAILED";
+            provider: string;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** FlowRun */
+        FlowRun: {
+            id: string;
+            flowId: string;
+            /** @description The event that started the run. */
+            eventId: string;
+            /** @description The flow version the run executes. */
+            version: number;
+            /** @enum {string} */
+            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED";
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
+            steps: {
+                path: string;
+                type: string;
+                /** @enum {string} */
+                status: "DONE" | "SKIPPED" | "FAILED" | "WAITING";
+                /** Format: date-time */
+                at: string;
+                detail: string | null;
+            }[];
         };
         /** InboundShipment */
         InboundShipment: {
@@ -2121,7 +2455,7 @@ export interface components {
                 } | null;
             };
             /** @enum {string} */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event";
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
             /** @constant */
             kind: "redo";
             externalId: string | null;
@@ -5324,6 +5658,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description The customer was erased */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/customer-erased";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6862,6 +7214,948 @@ export interface operations {
                         type?: "/problems/webhook-not-found";
                         /** @constant */
                         status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    eraseCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16,384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureRequestBody"];
+            };
+        };
+        responses: {
+            /** @description Queued; poll the Location. */
+            202: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description The status of the request. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                /** @description An erasure request id (`era_...`). */
+                erasureId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request (the identifier it named is not kept). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Erasure request not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/erasure-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    exportCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16,384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerExportBody"];
+            };
+        };
+        responses: {
+            /** @description The document, streamed. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerExport"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getDataRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Days per kind of record (null: until erased). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRetentionResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    updateDataRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16,384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataRetentionBody"];
+            };
+        };
+        responses: {
+            /** @description The setting now. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRetentionResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
                     };
                 };
             };

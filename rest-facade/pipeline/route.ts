@@ -56,6 +56,12 @@ export interface RouteResult {
   body?: unknown;
   /** A body already serialised (documents a subgraph built as JSON text). */
   json?: string;
+  /**
+   * A JSON body written as it is produced (a document too large to hold, such as a customer
+   * export). The status and headers go first, so a failure after that cuts the response short
+   * (the client sees incomplete JSON, never a wrong complete one).
+   */
+  stream?: AsyncIterable<string>;
   headers?: Record<string, string>;
   /** A list's page: the surface's pagination presents the next one. */
   page?: PageResult;
@@ -245,7 +251,8 @@ export function route<Q extends TObject, B extends TSchema>(surface: ApiSurface,
       });
       const shown = result.page && pagination ? pagination.present(req, res, result.page, result.body) : result.body;
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-      if (result.json !== undefined) res.status(result.status).type('application/json').send(result.json);
+      if (result.stream) await sendStream(res, result.status, result.stream);
+      else if (result.json !== undefined) res.status(result.status).type('application/json').send(result.json);
       else if (shown === undefined) res.status(result.status).end();
       else res.status(result.status).json(shown);
     } catch (err) {
@@ -253,4 +260,19 @@ export function route<Q extends TObject, B extends TSchema>(surface: ApiSurface,
     }
   };
   return { spec: spec as unknown as RouteSpec<TObject, TSchema>, handler };
+}
+
+/** Writes a streamed body, waiting whenever the client reads slower than it is produced. */
+async function sendStream(res: Response, status: number, chunks: AsyncIterable<string>): Promise<void> {
+  res.status(status).type('application/json');
+  try {
+    for await (const chunk of chunks) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await new Promise((resume) => res.once('drain', resume).once('close', resume));
+    }
+    res.end();
+  } catch (err) {
+    locals(res).logger.error({ err }, 'streamed response failed after it started');
+    res.destroy();
+  }
 }

@@ -28,7 +28,7 @@ export function registerEventRoutes(routes: RouteRegistry, services: { readonly 
       'The customer is resolved by id, then email, then phone number (created when none matches). An event whose `uniqueId` was already seen in the store is dropped silently.',
     scope: 'customer_events_write',
     responses: { 202: { description: 'The event is durably queued; no body.', headers: RATE_LIMIT_HEADERS } },
-    problems: { 503: ['service-unavailable'] },
+    problems: { 409: ['customer-erased'], 503: ['service-unavailable'] },
     body: { limit: EVENT_LIMITS.bodyBytes, schema: CustomEventSchema, checkedBy: 'graph' },
     handle: async ({ params, body }) => ({ status: 202, headers: limitHeaders(await services.events.one(params.storeId!, body)) }),
   });

@@ -5,6 +5,7 @@ import type { FacadeDeps } from '../pipeline/route.js';
 import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';
 import { registerEventRoutes } from './events.routes.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
+import { registerPrivacyRoutes } from './privacy.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import type { WebhookSubscriptions } from '../../webhooks/public.js';
@@ -42,4 +43,5 @@ export function registerV2Routes(routes: RouteRegistry, services: V2Services): v
   registerInventoryRoutes(routes);
   registerEventRoutes(routes, services);
   registerWebhookRoutes(routes, services);
+  registerPrivacyRoutes(routes);
 }

@@ -61,11 +61,13 @@ export const V2_API: ApiDescription = {
     { name: 'Custom events', description: 'Events about customers, queued for processing (segments, flows).' },
     { name: 'Webhooks', description: 'Subscriptions: every change of a return, shipment, item or custom event POSTed to your URL, signed (Standard Webhooks), in order per subject, retried, with a delivery log.' },
     { name: 'Inventory', description: 'Inbound shipments and in-stock inventory items (writes are GraphQL mutations).' },
+    { name: 'Privacy', description: "Customers' data on request: erase a customer everywhere, export what is held, and how long records are kept." },
   ],
   pathParameters: {
     storeId: 'A store of the caller\'s account (`sto_...`).',
     returnId: 'A return id (`ret_...`).',
     webhookId: 'A webhook subscription id (`whk_...`).',
+    erasureId: 'An erasure request id (`era_...`).',
     id: 'The resource id.',
   },
   securitySchemes: {

@@ -6,6 +6,7 @@ import { rateLimited, type RateLimitDecision } from '../../platform/rate-limit.j
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
 import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.validation.js';
+import { CustomerSuppressions } from './customer-suppression.service.js';
 
 export interface RateLimitStatus {
   limit: number;
@@ -26,6 +27,10 @@ export interface BacklogGuard {
 
 const status = (decision: RateLimitDecision): RateLimitStatus => ({ limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds });
 
+/** An event naming a customer erased with REFUSE. */
+const customerErased = (pointer: string) =>
+  new AppError('conflict', 'customer-erased', 'The customer was erased; the store refuses events about them.', { errors: [{ pointer, detail: 'names an erased customer' }] });
+
 /**
  * Accepting custom events: validation, the backlog guard, the per-store rate
  * limit and the durable, group-committed enqueue. The one path REST routes
@@ -37,24 +42,35 @@ export class EventAcceptance {
   constructor(
     private readonly ingestion: EventIngestion,
     private readonly backlog: BacklogGuard,
+    /** Customers erased with REFUSE (customer-suppression.service.ts). */
+    private readonly suppressions?: Pick<CustomerSuppressions, 'refused'>,
   ) {}
 
   async one(storeId: string, body: unknown): Promise<RateLimitStatus> {
     const result = validateEvent(body);
     if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
+    const [refused] = (await this.suppressions?.refused(storeId, [result.value.customer])) ?? [];
+    if (refused) throw customerErased('/customer');
     return status(await this.admit(storeId, [result.value]));
   }
 
   async bulk(storeId: string, body: unknown): Promise<BulkAcceptance> {
     const envelope = validateBulkEnvelope(body);
     if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
-    const checked = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
+    const validated = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
+    const refused = (await this.suppressions?.refused(storeId, validated.flatMap((c) => (c.ok ? [c.value.customer] : [])))) ?? [];
+    let next = 0;
+    const checked = validated.map((c, index) => (c.ok && refused[next++] ? { ok: false as const, erased: customerErased(`/events/${index}/customer`) } : c));
     const valid = checked.flatMap((c) => (c.ok ? [c.value] : []));
     const decision = await this.admit(storeId, valid);
     return {
       accepted: valid.length,
       rejected: checked.length - valid.length,
-      results: checked.map((c, index) => (c.ok ? { index, status: 'queued' } : { index, status: 'rejected', error: { detail: 'The event is invalid.', errors: c.errors } })),
+      results: checked.map((c, index) => {
+        if (c.ok) return { index, status: 'queued' };
+        const error = 'erased' in c ? { detail: c.erased.message, errors: c.erased.errors! } : { detail: 'The event is invalid.', errors: c.errors };
+        return { index, status: 'rejected', error };
+      }),
       rateLimit: status(decision),
     };
   }
@@ -123,7 +139,7 @@ export function eventAcceptance(deps: SubgraphDeps): { acceptance: EventAcceptan
   if (!found) {
     const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
     const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
-    found = { acceptance: new EventAcceptance(ingestion, backlog), ingestion, backlog };
+    found = { acceptance: new EventAcceptance(ingestion, backlog, new CustomerSuppressions(deps.orm, deps.accounts)), ingestion, backlog };
     acceptances.set(deps, found);
   }
   return found;

@@ -15,7 +15,7 @@ import { listDeadLetters, retryDeadLetters } from '../../platform/dead-letters.j
 import type { EventAcceptance } from './custom-event.acceptance.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
-import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
+import { eventPayload, type CustomEventRow, type CustomEventService } from './custom-event.service.js';
 import {
   BulkEventsAcceptanceType,
   CustomEventAcceptanceType,
@@ -102,6 +102,11 @@ export class CustomEventResolver {
   @FieldResolver(() => CustomerType, { nullable: true })
   async customer(@Root() event: CustomEventRow, @Ctx() ctx: GraphQLContext): Promise<CustomerRow | null> {
     return customerLoader(ctx, this.deps.customers).load(event.customerId);
+  }
+
+  @FieldResolver(() => String, { description: 'The event as webhooks and customer exports show it, as JSON text.' })
+  restJson(@Root() event: CustomEventRow): string {
+    return JSON.stringify(eventPayload(event));
   }
 
   @Query(() => [DeadLetteredCustomEventType], { description: 'Admin token only: custom event jobs that kept failing, oldest first.' })

@@ -11,6 +11,7 @@ import type { CustomerRow } from './customer.service.js';
 import { applyDataRules, type PropertyType } from './custom-event.rules.js';
 import type { CustomEventJob } from './custom-event.ingestion.js';
 import type { JsonValue } from './custom-event.validation.js';
+import type { CustomerSuppressions } from './customer-suppression.service.js';
 
 export interface CustomEventRow {
   id: string;
@@ -33,7 +34,8 @@ export interface EventPropertyRow {
   firstSeenAt: Date;
 }
 
-export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed';
+/** `suppressed`: the event names an erased customer; it is dropped (customer-suppression.service.ts). */
+export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed' | 'suppressed';
 
 const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
   value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
@@ -114,6 +116,8 @@ export class CustomEventService {
   constructor(
     private readonly orm: Orm,
     private readonly boss: PgBoss,
+    /** Erased customers' identifiers; the subgraph always passes them (tests that drive processing by hand may not). */
+    private readonly suppressions?: CustomerSuppressions,
   ) {}
 
   private em(): EntityManager {
@@ -122,6 +126,7 @@ export class CustomEventService {
 
   /** Runs `work` in one transaction; catalogue entries it wrote become "known" only once committed. */
   async inTransaction<T>(work: (em: EntityManager, learned: string[]) => Promise<T>): Promise<T> {
+    await this.suppressions?.ready();
     const learned: string[] = [];
     const result = await this.em().transactional((em) => work(em, learned));
     for (const key of learned) this.knownProperties.add(key);
@@ -150,6 +155,7 @@ export class CustomEventService {
     const outcomes = new Map<string, ProcessOutcome>();
     const applied = await sql<{ id: string }>(em, 'select id from custom_event where id = any($1)', [batch.map((j) => j.eventId)]);
     for (const { id } of applied) outcomes.set(id, 'already-processed');
+    for (const id of (await this.suppressions?.suppressedIn(em, batch.filter((j) => !outcomes.has(j.eventId)))) ?? []) outcomes.set(id, 'suppressed');
     const pending = batch.filter((j) => !outcomes.has(j.eventId));
 
     // Within the batch, the first job with a key wins.
@@ -245,6 +251,14 @@ export class CustomEventService {
   async listForCustomer(customerId: string, eventName: string | undefined, page: PageRequest): Promise<Page<CustomEventRow>> {
     const c = new Conditions();
     return this.listWhere(c.and(`customer_id = ${c.p(customerId)}`), { eventName }, page);
+  }
+
+  /** Other customers' events of the store whose properties mention one of a person's identifiers (`pattern`: platform/privacy/subject.ts), newest first. */
+  async listMentioning(storeId: string, exceptCustomerId: string | null, pattern: string, page: PageRequest): Promise<Page<CustomEventRow>> {
+    const c = new Conditions();
+    c.and(`store_id = ${c.p(storeId)}`).and(`customer_id is distinct from ${c.p(exceptCustomerId)}`);
+    const p = c.p(pattern);
+    return this.listWhere(c.and(`(data::text ~* ${p} or coalesce(extra::text, '') ~* ${p})`), {}, page);
   }
 
   /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */

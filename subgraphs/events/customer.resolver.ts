@@ -9,7 +9,7 @@ import { memoize, type GraphQLContext } from '../../platform/graphql/context.js'
 import { batchById } from '../../platform/graphql/loaders.js';
 import { pageRequest } from '../../platform/pagination.js';
 import { CustomEventConnection } from './custom-event.type.js';
-import type { CustomEventRow, CustomEventService } from './custom-event.service.js';
+import { customerPayload, type CustomEventRow, type CustomEventService } from './custom-event.service.js';
 import { CustomerConnection, CustomerType } from './customer.type.js';
 import type { CustomerRow, CustomerService } from './customer.service.js';
 import { selects } from '../../platform/graphql/selection.js';
@@ -63,6 +63,11 @@ export class CustomerResolver {
   ): Promise<Connection<CustomEventRow>> {
     const request = pageRequest(first, after, { list: 'customer-events', customerId: customer.id, eventName }, selects(info, 'totalCount'));
     return toConnection(await this.deps.events.listForCustomer(customer.id, eventName, request));
+  }
+
+  @FieldResolver(() => String, { description: 'The profile as webhooks and customer exports show it, as JSON text.' })
+  restJson(@Root() customer: CustomerRow): string {
+    return JSON.stringify(customerPayload(customer));
   }
 }
 

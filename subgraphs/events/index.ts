@@ -18,17 +18,22 @@ import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
 import { createFlowQueues, startFlowWorkers } from './flows/flow.job.js';
 import { messageProviders } from './flows/flow.providers.js';
-import { CustomerFlowsResolver, FlowResolver, FlowRunResolver } from './flows/flow.resolver.js';
+import { CustomerFlowsResolver, FlowResolver, FlowRunResolver, MessageResolver } from './flows/flow.resolver.js';
+import { CustomerExportResolver } from './customer-export.resolver.js';
 import { FlowRunner } from './flows/flow.runner.js';
 import { FlowService } from './flows/flow.service.js';
 import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound/index.js';
+import { CustomerSuppressions } from './customer-suppression.service.js';
+import { Migration20261215000300_privacy } from './migrations/Migration20261215000300_privacy.js';
+import { EventsPrivacy } from './privacy.service.js';
 
 /** One set of services per process (the schema and the workers share them). */
 const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
 
 function createServices(deps: SubgraphDeps) {
   const customers = new CustomerService(deps.orm);
-  const events = new CustomEventService(deps.orm, deps.boss);
+  const suppressions = new CustomerSuppressions(deps.orm, deps.accounts);
+  const events = new CustomEventService(deps.orm, deps.boss, suppressions);
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
   // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key),
   // read (or made) once per process, on first use.
@@ -53,6 +58,7 @@ function createServices(deps: SubgraphDeps) {
     templates,
     flows,
     runner,
+    suppressions,
   };
 }
 
@@ -65,7 +71,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver, MessageResolver, CustomerExportResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -77,6 +83,7 @@ export const eventsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261122000300_customers', class: Migration20261122000300_customers },
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
+      { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -92,6 +99,8 @@ export const eventsSubgraph: SubgraphDefinition = {
         new FlowResolver({ flows, customers, accounts: deps.accounts }),
         new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
         new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
+        new MessageResolver(),
+        new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });
@@ -105,4 +114,5 @@ export const eventsSubgraph: SubgraphDefinition = {
     await startCustomEventWorkers(deps.boss, events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
   },
+  privacy: (deps: SubgraphDeps) => new EventsPrivacy(deps.orm, services(deps).suppressions).participants(),
 };

@@ -3,7 +3,8 @@
  * contract, the limits and schemas of custom event requests and of the bulk
  * answer, and the name of its rate-limit policy. Everything else is internal.
  */
-export { CUSTOM_EVENT_EVENTS, CustomEventCreated, type CustomEventCreatedData } from './custom-event.events.js';
+export { CUSTOM_EVENT_EVENTS, CustomEventCreated, CustomEventDocumentSchema, CustomerDocumentSchema, type CustomEventCreatedData } from './custom-event.events.js';
+export { FlowRunDocumentSchema, MessageDocumentSchema } from './flows/flow.json.js';
 export { eventAcceptance, type EventAcceptance } from './custom-event.acceptance.js';
-export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
+export { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './custom-event.ingestion.js';
 export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.validation.js';

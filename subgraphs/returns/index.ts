@@ -7,6 +7,8 @@ import { Migration20261201000100_return_numbers_and_windows } from './migrations
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
+import { Migration20261215000100_erased_marker } from './migrations/Migration20261215000100_erased_marker.js';
+import { ReturnsPrivacy } from './privacy.service.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
@@ -16,6 +18,8 @@ import { OrderResolver } from './order.resolver.js';
 import { StoreSettingsResolver } from './store-settings.resolver.js';
 import { CustomerReturnsResolver } from './customer.resolver.js';
 import { CustomerReference } from './customer.type.js';
+import { CustomerExportResolver } from './customer-export.resolver.js';
+import { CustomerExportReference } from './customer-export.type.js';
 import { OrderReads } from './order.rows.js';
 import { OrderService } from './order.service.js';
 import { returnReferences } from './return.reference.js';
@@ -25,8 +29,8 @@ import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver] as const;
-const orphanedTypes = [CustomerReference];
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, CustomerExportResolver] as const;
+const orphanedTypes = [CustomerReference, CustomerExportReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
   name: 'returns',
@@ -42,6 +46,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
       { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
       { name: 'Migration20261203000400_item_restock', class: Migration20261203000400_item_restock },
+      { name: 'Migration20261215000100_erased_marker', class: Migration20261215000100_erased_marker },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -59,6 +64,7 @@ export const returnsSubgraph: SubgraphDefinition = {
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
+        new CustomerExportResolver(resolverDeps),
       ],
       references: returnReferences(resolverDeps),
     });
@@ -71,6 +77,7 @@ export const returnsSubgraph: SubgraphDefinition = {
     await startCompletionWorker(deps, services(deps).changes);
     await startProductFactsWorker(deps);
   },
+  privacy: (deps) => new ReturnsPrivacy(deps.orm).participants(),
 };
 
 /** The subgraph's services, built on the platform's deps (schema and workers each build their own). */

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import type { AddressBody } from './order.schemas.js';
+import { Conditions, keysetPage } from '../../platform/db/keyset.js';
+import { mapPage, type Page, type PageRequest } from '../../platform/pagination.js';
 import { orderView, type OrderView } from './order.view.js';
 
 /** Orders as stored (camelCase aliases from SQL), their column lists and the loader of whole orders. */
@@ -37,6 +39,7 @@ export interface OrderRow {
   fulfillmentLocationId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  erasedAt: Date | null;
 }
 
 export interface OrderLineRow {
@@ -60,7 +63,7 @@ export interface OrderLineRow {
 export const ORDER_COLUMNS = `o.id, o.store_id as "storeId", o.compat_id::text as "compatId", o.provider, o.external_id as "externalId", o.name, o.currency,
   o.customer_email as "customerEmail", o.customer_phone as "customerPhone", o.customer_first_name as "customerFirstName",
   o.customer_last_name as "customerLastName", o.shipping_cost::text as "shippingCost", o.shipping_address as "shippingAddress",
-  o.fulfillment_location_id as "fulfillmentLocationId", o.created_at as "createdAt", o.updated_at as "updatedAt"`;
+  o.fulfillment_location_id as "fulfillmentLocationId", o.created_at as "createdAt", o.updated_at as "updatedAt", o.erased_at as "erasedAt"`;
 
 export const LINE_COLUMNS = `l.id, l.order_id as "orderId", l.compat_id::text as "compatId", l.external_id as "externalId", l.position, l.product_id as "productId",
   l.variant_id as "variantId", l.sku, l.title, l.variant_title as "variantTitle", l.quantity, l.price::text as price,
@@ -83,5 +86,13 @@ export class OrderReads {
     // One round trip: each order with its lines aggregated.
     const orders = await sql<OrderRow & { lines: OrderLineRow[] }>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
     return orders.map(({ lines, ...order }) => orderView(order, lines));
+  }
+
+  /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
+  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<OrderView>> {
+    const c = new Conditions();
+    c.and(`o.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = ${c.p(email?.toLowerCase() ?? null)} or o.customer_phone = ${c.p(phone)})`);
+    const rows = await keysetPage<OrderRow & { lines: OrderLineRow[] }>(this.orm.em.fork(), { columns: `${ORDER_COLUMNS}, ${ORDER_LINES}`, from: '"order" o', where: c, sortColumn: 'o.created_at', idColumn: 'o.id', page });
+    return mapPage(rows, ({ lines, ...order }) => orderView(order, lines));
   }
 }

@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { ConnectionType } from '../../platform/graphql/connection.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
 
 @ObjectType('Address')
@@ -78,4 +79,7 @@ export class OrderType {
   @Field(() => [OrderItemType]) items!: OrderItemType[];
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
+  @Field(() => Date, { nullable: true, description: "When its customer was erased: the customer's email, name, phone and shipping address are gone" }) erasedAt!: Date | null;
 }
+
+export const OrderConnection = ConnectionType(OrderType, 'Order');

@@ -27,6 +27,8 @@ export interface OrderView {
   currency: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Set when the customer was erased: the order stays without the person (docs/privacy.md). */
+  erasedAt: Date | null;
   customer: { name: { given: string | null; surname: string | null }; emailAddress: string | null; phoneNumber: string | null };
   shippingAddress: Address | null;
   fulfillmentLocationId: string | null;
@@ -50,6 +52,7 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
     currency: row.currency,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    erasedAt: row.erasedAt,
     customer: { name: { given: row.customerFirstName, surname: row.customerLastName }, emailAddress: row.customerEmail, phoneNumber: row.customerPhone },
     shippingAddress: row.shippingAddress,
     fulfillmentLocationId: row.fulfillmentLocationId,

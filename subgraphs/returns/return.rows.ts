@@ -36,6 +36,7 @@ export interface ReturnRow {
   createdAt: Date;
   updatedAt: Date;
   closedAt: Date | null;
+  erasedAt: Date | null;
 }
 
 export interface ReturnItemRow {
@@ -111,7 +112,7 @@ export interface Shipment {
 export const RETURN_COLUMNS = `r.id, r.store_id as "storeId", r.compat_id::text as "compatId", r.order_id as "orderId", r.order_name as "orderName",
   o.external_id as "externalOrderId", o.compat_id::text as "orderCompatId", r.status, r.type, r.provider, r.currency, r.source, r.destination, r.notes,
   r.compensation_methods as "compensationMethods", r.shipment, r.shipments, r.shipment_recorded as "shipmentRecorded",
-  r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt"`;
+  r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt", r.erased_at as "erasedAt"`;
 
 export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_id as "orderLineItemId", l.external_id as "lineExternalId",
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,

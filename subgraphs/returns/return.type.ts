@@ -201,6 +201,7 @@ export class ReturnType {
   @Field(() => ID, { name: 'numericId', description: "The return's numeric id: allocated once, never reused" }) compatId!: string;
   @Field(() => Boolean, { description: 'Whether any carrier event was ever recorded for the return' }) shipmentRecorded!: boolean;
   @Field(() => Date, { nullable: true, description: 'When it was last completed, rejected or reset' }) closedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: "When its customer was erased: the source's email, name, phone and address are gone" }) erasedAt!: Date | null;
   @Field(() => ID) storeId!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;

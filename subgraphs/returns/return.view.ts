@@ -59,6 +59,8 @@ export interface ReturnView {
   createdAt: Date;
   updatedAt: Date;
   closedAt: Date | null;
+  /** Set when the customer was erased: the return stays without the person (docs/privacy.md). */
+  erasedAt: Date | null;
   destination: ReturnDestination;
   source: ReturnSource;
   orderSummary: { id: string; name: string };
@@ -144,6 +146,7 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     closedAt: row.closedAt,
+    erasedAt: row.erasedAt,
     destination: row.destination,
     source: row.source,
     orderSummary: { id: row.orderId, name: row.orderName },

@@ -9,6 +9,7 @@ import { seedReturn, type SeededReturn } from '../support/compat.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
 import { createWebhook } from '../support/webhooks.js';
+import { requestErasure } from '../support/privacy.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, contentEncoding, contentType, hostileValue, mutated, PROTOTYPE_KEYS, RawJson, sometimes, toJsonText, type JsonSchema } from './arbitraries.js';
 import { FUZZ_RUNS, FUZZ_SEED, fuzzTimeout, StateProbe, StatusCounts } from './harness.js';
@@ -82,6 +83,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
     for (let i = 0; i < 6; i++) seeded.push(await seedReturn(app, acme));
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
+    ids.erasureId = await requestErasure(app, acme, { email: 'gone@example.com' });
     probe = new StateProbe(app.databaseUrl);
     probe.changed();
   });
@@ -108,6 +110,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       if (name === 'storeId') return fc.constant(acme.storeId);
       if (name === 'returnId') return fc.constant(ids.returnId!);
       if (name === 'webhookId') return fc.constantFrom(...webhookIds);
+      if (name === 'erasureId') return fc.constant(ids.erasureId!);
       if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://93.184.215.14/hook');
       if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : ids.itemId!);
       if (name === 'location_id') return fc.constant(ids.location!);

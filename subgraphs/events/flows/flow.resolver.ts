@@ -17,7 +17,8 @@ import { CustomerType } from '../customer.type.js';
 import { publicSteps } from './flow.definition.js';
 import { FlowInput, FlowStatus } from './flow.input.js';
 import type { FlowRow, FlowRunRow, FlowRunStepRow, FlowService, MessageRow } from './flow.service.js';
-import { FlowConnection, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection } from './flow.type.js';
+import { flowRunDocument, messageDocument } from './flow.json.js';
+import { FlowConnection, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection, MessageType } from './flow.type.js';
 
 export interface FlowResolverDeps {
   flows: FlowService;
@@ -151,6 +152,19 @@ export class FlowRunResolver {
   @FieldResolver(() => [FlowRunStepType], { description: 'Each step the run reached, in order, with its status and why.' })
   async steps(@Root() run: FlowRunRow, @Ctx() ctx: GraphQLContext): Promise<FlowRunStepRow[]> {
     return runStepsLoader(ctx, this.deps.flows).load(run.id);
+  }
+
+  @FieldResolver(() => String, { description: 'The run with its steps as a customer export shows it, as JSON text.' })
+  async restJson(@Root() run: FlowRunRow, @Ctx() ctx: GraphQLContext): Promise<string> {
+    return JSON.stringify(flowRunDocument(run, await runStepsLoader(ctx, this.deps.flows).load(run.id)));
+  }
+}
+
+@Resolver(() => MessageType)
+export class MessageResolver {
+  @FieldResolver(() => String, { description: 'The message as a customer export shows it, as JSON text.' })
+  restJson(@Root() message: MessageRow): string {
+    return JSON.stringify(messageDocument(message));
   }
 }
 

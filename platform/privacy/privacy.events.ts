@@ -1,0 +1,15 @@
+import { outboxContract } from '../outbox.js';
+import { Strict, type Static } from '../validation/index.js';
+import { ErasureDocumentSchema } from './privacy.schemas.js';
+
+/**
+ * Published once per erasure, when it completed (version 1), so subscribers can erase their own
+ * copies: the erasure as its status document shows it (the erased customer ids and the counts),
+ * never an identifier's value.
+ */
+export const CustomerErasedDataSchema = Strict({ erasure: ErasureDocumentSchema });
+export type CustomerErasedData = Static<typeof CustomerErasedDataSchema>;
+
+export const CustomerErased = outboxContract('customer.erased', 'erasure', 1, CustomerErasedDataSchema);
+
+export const PRIVACY_EVENTS = [CustomerErased] as const;
