@@ -7,14 +7,17 @@ import { Migration20261201000100_return_numbers_and_windows } from './migrations
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
+import { Migration20261220000100_return_stats } from './migrations/Migration20261220000100_return_stats.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
+import { createReturnStatsQueue, startReturnStatsWorker } from './return-stats.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
 import { ReturnItemResolver, ReturnPageResolver, ReturnResolver } from './return.resolver.js';
 import { CompatResolver, ReturnWindowPageResolver } from './compat.resolver.js';
 import { OrderResolver } from './order.resolver.js';
 import { StoreSettingsResolver } from './store-settings.resolver.js';
 import { CustomerReturnsResolver } from './customer.resolver.js';
+import { ReturnStatsResolver } from './return-stats.resolver.js';
 import { CustomerReference } from './customer.type.js';
 import { OrderReads } from './order.rows.js';
 import { OrderService } from './order.service.js';
@@ -23,9 +26,10 @@ import { ReturnChanges } from './return.changes.js';
 import { ReturnCreation } from './return.creation.js';
 import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
+import { ReturnStatsReads } from './return-stats.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, ReturnStatsResolver] as const;
 const orphanedTypes = [CustomerReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -42,6 +46,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261203000100_v22_client_shapes', class: Migration20261203000100_v22_client_shapes },
       { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
       { name: 'Migration20261203000400_item_restock', class: Migration20261203000400_item_restock },
+      { name: 'Migration20261220000100_return_stats', class: Migration20261220000100_return_stats },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -59,6 +64,7 @@ export const returnsSubgraph: SubgraphDefinition = {
         new OrderResolver(resolverDeps),
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
+        new ReturnStatsResolver({ accounts: deps.accounts, stats: new ReturnStatsReads(deps.orm) }),
       ],
       references: returnReferences(resolverDeps),
     });
@@ -66,10 +72,12 @@ export const returnsSubgraph: SubgraphDefinition = {
   createQueues: async (boss) => {
     await createCompletionQueue(boss);
     await createProductFactsQueue(boss);
+    await createReturnStatsQueue(boss);
   },
   startWorkers: async (deps) => {
     await startCompletionWorker(deps, services(deps).changes);
     await startProductFactsWorker(deps);
+    await startReturnStatsWorker(deps);
   },
 };
 
