@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, money, type Money } from '../platform/money.js';
 import { compactReturnStats } from '../subgraphs/returns/return-stats.service.js';
+import { bucketLabel, inWindow, type WindowArg } from './support/analytics.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
@@ -31,13 +32,6 @@ interface Stats {
   series: { start: string; measures: Measures }[];
   groups: { key: string; measures: Measures }[];
 }
-interface WindowArg {
-  from: string;
-  until: string;
-  interval?: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH';
-  timeZone?: string;
-}
-
 interface StoredReturn {
   id: string;
   createdAt: Date;
@@ -59,24 +53,6 @@ interface StoredLine {
   createdAt: Date;
   sku: string | null;
   quantity: number;
-}
-
-/** The bucket a time falls in, as Intl names it in the zone: independent of the service's arithmetic. */
-function label(t: Date, interval: string, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', timeZoneName: 'longOffset' })
-      .formatToParts(t)
-      .map((p) => [p.type, p.value]),
-  );
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  if (interval === 'HOUR') return `${date} ${parts.hour} ${parts.timeZoneName}`;
-  if (interval === 'MONTH') return `${parts.year}-${parts.month}`;
-  if (interval === 'WEEK') {
-    const d = new Date(`${date}T00:00:00Z`);
-    d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-    return d.toISOString().slice(0, 10);
-  }
-  return date;
 }
 
 class Expected {
@@ -151,24 +127,20 @@ describe('returnStats', () => {
 
   /** What the answer must be, from the rows read back. */
   function expected(window: WindowArg, by?: string, filter: { status?: string; providerOrderName?: string } = {}) {
-    const interval = window.interval ?? 'DAY';
-    const zone = window.timeZone ?? 'UTC';
-    const [from, until] = [Date.parse(window.from), Date.parse(window.until)];
-    const inWindow = (t: Date) => t.getTime() >= from && t.getTime() < until;
     const series = new Map<string, Expected>();
     const total = new Expected();
     const groups = new Map<string, Expected>();
     const ordered = new Map<string, number>();
     const orderedSku = new Map<string, number>();
-    for (const line of lines.filter((l) => inWindow(l.createdAt))) {
-      const key = label(line.createdAt, interval, zone);
+    for (const line of lines.filter((l) => inWindow(l.createdAt, window))) {
+      const key = bucketLabel(line.createdAt, window);
       ordered.set(key, (ordered.get(key) ?? 0) + line.quantity);
       orderedSku.set(line.sku ?? '', (orderedSku.get(line.sku ?? '') ?? 0) + line.quantity);
     }
-    const kept = returns.filter((r) => inWindow(r.createdAt) && (!filter.status || r.status === filter.status) && (!filter.providerOrderName || r.orderName === filter.providerOrderName));
+    const kept = returns.filter((r) => inWindow(r.createdAt, window) && (!filter.status || r.status === filter.status) && (!filter.providerOrderName || r.orderName === filter.providerOrderName));
     for (const ret of kept) {
       const own = items.filter((i) => i.returnId === ret.id);
-      bucketOf(series, label(ret.createdAt, interval, zone)).add(ret, own);
+      bucketOf(series, bucketLabel(ret.createdAt, window)).add(ret, own);
       total.add(ret, own);
       if (by === 'STATUS') bucketOf(groups, ret.status).add(ret, own);
       if (by === 'TYPE') bucketOf(groups, ret.type).add(ret, own);
@@ -191,9 +163,7 @@ describe('returnStats', () => {
 
   function check(window: WindowArg, answer: Stats, by?: string, filter?: { status?: string; providerOrderName?: string }): void {
     const want = expected(window, by, filter);
-    const interval = window.interval ?? 'DAY';
-    const zone = window.timeZone ?? 'UTC';
-    const labels = answer.series.map((b) => label(new Date(b.start), interval, zone));
+    const labels = answer.series.map((b) => bucketLabel(new Date(b.start), window));
     expect(new Set(labels).size, 'one bucket per local span').toBe(labels.length);
     expect(answer.series[0]!.start).toBe(new Date(window.from).toISOString());
     for (const key of [...want.series.keys(), ...want.ordered.keys()]) expect(labels, `bucket ${key} is listed`).toContain(key);
