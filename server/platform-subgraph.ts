@@ -3,7 +3,7 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { DeadLetterResolver } from '../platform/dead-letters.resolver.js';
 import { buildFederatedSchema, type FederatedSchema } from '../platform/graphql/build-federated-schema.js';
 import type { PgBoss } from '../platform/queue.js';
-import { WebhookResolver, type WebhookSubscriptions } from '../webhooks/index.js';
+import { WebhookResolver, WebhookStatsResolver, type WebhookSubscriptions } from '../webhooks/index.js';
 
 export interface PlatformSubgraphDeps {
   accounts: AccountsService;
@@ -11,7 +11,7 @@ export interface PlatformSubgraphDeps {
   webhooks: WebhookSubscriptions;
 }
 
-const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver] as const;
+const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver, WebhookStatsResolver] as const;
 
 /**
  * The platform subgraph (platform/subgraph.ts#PLATFORM_GRAPH): the platform's admin resolvers and the
@@ -21,6 +21,11 @@ const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver] as cons
 export function platformSubgraph(deps?: PlatformSubgraphDeps): Promise<FederatedSchema> {
   return buildFederatedSchema({
     resolvers: [...RESOLVERS],
-    instances: deps && [new AccountResolver(deps.accounts), new DeadLetterResolver(deps.boss), new WebhookResolver(deps)],
+    instances: deps && [
+      new AccountResolver(deps.accounts),
+      new DeadLetterResolver(deps.boss),
+      new WebhookResolver(deps),
+      new WebhookStatsResolver({ orm: deps.webhooks.orm, accounts: deps.accounts }),
+    ],
   });
 }

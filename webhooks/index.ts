@@ -14,6 +14,7 @@ import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } fr
 export { webhooksDbModule } from './db.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
+export { WebhookStatsResolver } from './webhook-stats.resolver.js';
 
 /** Delivery log rows and finished messages are kept this long (docs/webhooks.md); replay reaches as far back. */
 export const WEBHOOK_RETENTION_DAYS = 30;

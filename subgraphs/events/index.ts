@@ -15,6 +15,7 @@ import { Migration20261125000400_flows } from './migrations/Migration20261125000
 import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
+import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
 import { openSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
@@ -68,7 +69,7 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver, EventStatsResolver] as const;
+const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver, EventStatsResolver, FlowStatsResolver] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -97,6 +98,7 @@ export const eventsSubgraph: SubgraphDefinition = {
         new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
         new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
         new EventStatsResolver({ stats: new EventStatsReads(deps.orm), accounts: deps.accounts }),
+        new FlowStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });
