@@ -75,10 +75,11 @@ export class Migration20261220000100_return_stats extends Migration {
                case when i.compensation = 'store_credit' then i.refund_amount else 0 end as store_credit,
                case when i.compensation = 'exchange' then i.refund_amount else 0 end as exchange
           from returns.return_item i join returns.order_line_item l on l.id = i.order_line_item_id
-         where i.return_id = any(ids) and i.status = 'active'
+          join unnest(ids) as u(id) on u.id = i.return_id
+         where i.status = 'active'
       ), keyed as (
         select id as return_id, '' as dim, '' as key, 0 as quantity, 0::numeric as refund, 0::numeric as store_credit, 0::numeric as exchange
-          from returns.return where id = any(ids)
+          from unnest(ids) as u(id)
         union all select return_id, '', '', quantity, refund, store_credit, exchange from items
         union all select return_id, 'REASON', reason, quantity, refund, store_credit, exchange from items
         union all select return_id, 'SKU', sku, quantity, refund, store_credit, exchange from items
@@ -90,15 +91,17 @@ export class Migration20261220000100_return_stats extends Migration {
        group by r.id, k.dim, k.key
     $$`);
 
-    // Rewrites the returns' contributions and appends the difference to the rollup.
+    // Rewrites the returns' contributions and appends the difference to the rollup. Ids are joined
+    // (unnest), not compared with = any(): a bulk change of many returns stays a hash join.
     this.addSql(`create function returns.return_stat_refresh(ids text[]) returns void language plpgsql as $$
       begin
         if coalesce(cardinality(ids), 0) = 0 then return; end if;
+        ids := array(select distinct unnest(ids));
         -- One refresh of a return at a time (a writer usually holds the lock already); the statement
         -- below then starts after the other one committed, and sees what it wrote.
-        perform 1 from returns.return where id = any(ids) order by id for update;
+        perform 1 from returns.return r join unnest(ids) as u(id) on u.id = r.id order by r.id for update of r;
         with old as (
-          delete from returns.return_stat_source where return_id = any(ids) returning *
+          delete from returns.return_stat_source s using unnest(ids) as u(id) where s.return_id = u.id returning s.*
         ), new as (
           insert into returns.return_stat_source select * from returns.return_stat_rows(ids) returning *
         ), changes as (
