@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { BucketType, type Bucket } from '../platform/analytics/bucket.type.js';
 
 @ObjectType('WebhookMeasures', { description: 'Deliveries (events owed to a subscription) created in the span, by where they stand now.' })
 export class WebhookMeasuresType {
@@ -24,14 +25,7 @@ export class WebhookMeasuresType {
   latencyP95Ms!: number | null;
 }
 
-@ObjectType('WebhookBucket')
-export class WebhookBucketType {
-  @Field(() => Date)
-  start!: Date;
-
-  @Field(() => WebhookMeasuresType)
-  measures!: WebhookMeasuresType;
-}
+export const WebhookBucketType = BucketType(WebhookMeasuresType, 'WebhookBucket');
 
 @ObjectType('WebhookSubscriptionStats')
 export class WebhookSubscriptionStatsType {
@@ -54,7 +48,7 @@ export class WebhookStatsType {
   totals!: WebhookMeasuresType;
 
   @Field(() => [WebhookBucketType], { description: 'Every bucket of the window, ascending, empty ones included.' })
-  series!: WebhookBucketType[];
+  series!: Bucket<WebhookMeasuresType>[];
 
   @Field(() => [WebhookSubscriptionStatsType], { description: 'Every subscription of the store, most deliveries first.' })
   subscriptions!: WebhookSubscriptionStatsType[];

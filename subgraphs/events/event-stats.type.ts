@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { BucketType, type Bucket } from '../../platform/analytics/bucket.type.js';
 
 @ObjectType('EventMeasures')
 export class EventMeasuresType {
@@ -12,14 +13,7 @@ export class EventMeasuresType {
   sum!: number | null;
 }
 
-@ObjectType('EventBucket')
-export class EventBucketType {
-  @Field(() => Date)
-  start!: Date;
-
-  @Field(() => EventMeasuresType)
-  measures!: EventMeasuresType;
-}
+export const EventBucketType = BucketType(EventMeasuresType, 'EventBucket');
 
 @ObjectType('EventGroup')
 export class EventGroupType {
@@ -36,7 +30,7 @@ export class EventStatsType {
   totals!: EventMeasuresType;
 
   @Field(() => [EventBucketType], { description: 'Every bucket of the window, ascending, empty ones included.' })
-  series!: EventBucketType[];
+  series!: Bucket<EventMeasuresType>[];
 
   @Field(() => [EventGroupType], { description: 'The 50 largest values of `by` by count, then by key (events without a scalar value of it are in no group); empty without `by`.' })
   groups!: EventGroupType[];

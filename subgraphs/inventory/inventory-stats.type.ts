@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { BucketType, type Bucket } from '../../platform/analytics/bucket.type.js';
 
 @ObjectType('StockOnHand', { description: 'Units on hand of one kind at one location.' })
 export class StockOnHandType {
@@ -24,14 +25,7 @@ export class InboundMeasuresType {
   units!: number;
 }
 
-@ObjectType('InboundBucket')
-export class InboundBucketType {
-  @Field(() => Date)
-  start!: Date;
-
-  @Field(() => InboundMeasuresType)
-  measures!: InboundMeasuresType;
-}
+export const InboundBucketType = BucketType(InboundMeasuresType, 'InboundBucket');
 
 @ObjectType('InboundStats', { description: 'Units in transit by expected arrival (a calendar date, counted at its midnight in the window\'s time zone).' })
 export class InboundStatsType {
@@ -39,7 +33,7 @@ export class InboundStatsType {
   totals!: InboundMeasuresType;
 
   @Field(() => [InboundBucketType])
-  series!: InboundBucketType[];
+  series!: Bucket<InboundMeasuresType>[];
 
   @Field(() => InboundMeasuresType, { description: 'Expected before the window and still in transit.' })
   overdue!: InboundMeasuresType;

@@ -93,7 +93,7 @@ export class ReturnStatsReads {
     );
   }
 
-  /** Units ordered per bucket (or over the window), in all (key '') or for each of `skus`. */
+  /** Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku) or for each of `skus`. */
   async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[] }): Promise<OrderedRow[]> {
     const c = new Conditions();
     const store = c.p(storeId);
@@ -104,7 +104,7 @@ export class ReturnStatsReads {
     const branches: string[] = [];
     if (slots.length) {
       branches.push(`select ${bucket('s.slot')} as bucket, ${key('s.sku')} as key, s.units
-        from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and s.slot >= r.lo and s.slot < r.hi${skus ? ` and s.sku = any(${skus})` : ''}`);
+        from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
     }
     if (raw.length) {
       branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, l.quantity::bigint as units

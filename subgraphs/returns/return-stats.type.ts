@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { BucketType, type Bucket } from '../../platform/analytics/bucket.type.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
 
 export enum ReturnDimension {
@@ -34,14 +35,7 @@ export class ReturnMeasuresType {
   returnRate!: number | null;
 }
 
-@ObjectType('ReturnBucket')
-export class ReturnBucketType {
-  @Field(() => Date)
-  start!: Date;
-
-  @Field(() => ReturnMeasuresType)
-  measures!: ReturnMeasuresType;
-}
+export const ReturnBucketType = BucketType(ReturnMeasuresType, 'ReturnBucket');
 
 @ObjectType('ReturnGroup')
 export class ReturnGroupType {
@@ -58,7 +52,7 @@ export class ReturnStatsType {
   totals!: ReturnMeasuresType;
 
   @Field(() => [ReturnBucketType], { description: 'Every bucket of the window, ascending, empty ones included.' })
-  series!: ReturnBucketType[];
+  series!: Bucket<ReturnMeasuresType>[];
 
   @Field(() => [ReturnGroupType], { description: 'The 50 largest groups by returns, then by key; empty without `by`.' })
   groups!: ReturnGroupType[];

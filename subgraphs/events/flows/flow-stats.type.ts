@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { BucketType, type Bucket } from '../../../platform/analytics/bucket.type.js';
 
 @ObjectType('MessageCount')
 export class MessageCountType {
@@ -30,14 +31,7 @@ export class FlowMeasuresType {
   messages!: MessageCountType[];
 }
 
-@ObjectType('FlowBucket')
-export class FlowBucketType {
-  @Field(() => Date)
-  start!: Date;
-
-  @Field(() => FlowMeasuresType)
-  measures!: FlowMeasuresType;
-}
+export const FlowBucketType = BucketType(FlowMeasuresType, 'FlowBucket');
 
 @ObjectType('FlowGroup')
 export class FlowGroupType {
@@ -57,7 +51,7 @@ export class FlowStatsType {
   totals!: FlowMeasuresType;
 
   @Field(() => [FlowBucketType], { description: 'Every bucket of the window, ascending, empty ones included.' })
-  series!: FlowBucketType[];
+  series!: Bucket<FlowMeasuresType>[];
 
   @Field(() => [FlowGroupType], { description: 'The 50 flows with the most runs started, then by name.' })
   flows!: FlowGroupType[];

@@ -11,8 +11,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - `return_stat`: those deltas summed per store and UTC hour of `created_at`. Rows are only ever
  *   appended, so writers never wait on each other's rollup rows; compaction folds each hour's rows
  *   into one per key. A read sums every row, compacted or not, so it is exact at any time.
- * - `order_stat`: units ordered per store, UTC hour of the order's `created_at` and sku, the same
- *   way (the denominator of `returnRate`); order lines are summed, so they need no source table.
+ * - `order_stat`: units ordered per store, UTC hour of the order's `created_at` and sku, and per
+ *   store and hour over every sku (`sku` null), the same way (the denominator of `returnRate`);
+ *   order lines are summed, so they need no source table.
  */
 export class Migration20261220000100_return_stats extends Migration {
   override name = 'Migration20261220000100_return_stats';
@@ -57,11 +58,12 @@ export class Migration20261220000100_return_stats extends Migration {
     this.addSql(`create table returns.order_stat (
       store_id text not null,
       slot timestamptz not null,
-      sku text not null,
+      sku text,
       units bigint not null,
       compacted boolean not null default false
     )`);
-    this.addSql('create index order_stat_read_index on returns.order_stat (store_id, slot)');
+    // A store's hours over every sku (sku is null), or of some skus, without reading the others.
+    this.addSql('create index order_stat_read_index on returns.order_stat (store_id, sku, slot)');
     this.addSql('create index order_stat_dirty_index on returns.order_stat (store_id, slot) where not compacted');
     // Raw edges of the orders: orders created in a range of a store.
     this.addSql('create index order_store_created_index on returns."order" (store_id, created_at)');
@@ -151,9 +153,9 @@ export class Migration20261220000100_return_stats extends Migration {
     // Units ordered: a line counts while it is on its order (not removed), in the hour its order was created.
     this.addSql(`create function returns.order_stat_add(line_orders text[], line_skus text[], line_units bigint[]) returns void language sql as $$
       insert into returns.order_stat (store_id, slot, sku, units)
-      select o.store_id, date_bin('1 hour', o.created_at, timestamptz '1970-01-01 00:00:00+00'), c.sku, sum(c.units)
+      select o.store_id, date_bin('1 hour', o.created_at, timestamptz '1970-01-01 00:00:00+00') as slot, c.sku, sum(c.units)
         from unnest(line_orders, line_skus, line_units) as c(order_id, sku, units) join returns."order" o on o.id = c.order_id
-       group by 1, 2, 3 having sum(c.units) <> 0
+       group by grouping sets ((o.store_id, slot, c.sku), (o.store_id, slot)) having sum(c.units) <> 0
     $$`);
     // A statement's transition tables exist only for its own operation, hence one branch per operation.
     this.addSql(`create function returns.order_stat_on_line() returns trigger language plpgsql as $$
@@ -185,7 +187,7 @@ export class Migration20261220000100_return_stats extends Migration {
     this.addSql(`create function returns.order_stat_on_order() returns trigger language plpgsql as $$
       begin
         insert into returns.order_stat (store_id, slot, sku, units)
-        select store_id, date_bin('1 hour', created_at, timestamptz '1970-01-01 00:00:00+00'), sku, sum(units)
+        select store_id, date_bin('1 hour', created_at, timestamptz '1970-01-01 00:00:00+00') as slot, sku, sum(units)
           from (
             select n.store_id, n.created_at, coalesce(l.sku, '') as sku, l.quantity::bigint as units
               from new_rows n join old_rows o on o.id = n.id join returns.order_line_item l on l.order_id = n.id
@@ -195,7 +197,7 @@ export class Migration20261220000100_return_stats extends Migration {
               from new_rows n join old_rows o on o.id = n.id join returns.order_line_item l on l.order_id = n.id
              where l.removed_at is null and (n.store_id, n.created_at) is distinct from (o.store_id, o.created_at)
           ) c
-         group by 1, 2, 3 having sum(units) <> 0;
+         group by grouping sets ((store_id, slot, sku), (store_id, slot)) having sum(units) <> 0;
         return null;
       end $$`);
     for (const op of ['insert', 'update', 'delete'] as const) {
@@ -209,7 +211,8 @@ export class Migration20261220000100_return_stats extends Migration {
     // What the returns and orders already stored contribute.
     this.addSql('select returns.return_stat_refresh(array(select id from returns.return))');
     this.addSql(`insert into returns.order_stat (store_id, slot, sku, units, compacted)
-      select o.store_id, date_bin('1 hour', o.created_at, timestamptz '1970-01-01 00:00:00+00'), coalesce(l.sku, ''), sum(l.quantity), true
-        from returns.order_line_item l join returns."order" o on o.id = l.order_id where l.removed_at is null group by 1, 2, 3`);
+      select o.store_id, date_bin('1 hour', o.created_at, timestamptz '1970-01-01 00:00:00+00') as slot, coalesce(l.sku, '') as sku, sum(l.quantity), true
+        from returns.order_line_item l join returns."order" o on o.id = l.order_id where l.removed_at is null
+       group by grouping sets ((o.store_id, slot, coalesce(l.sku, '')), (o.store_id, slot))`);
   }
 }
