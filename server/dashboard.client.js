@@ -250,10 +250,11 @@ ${(statuses.length ? statuses : ['open'])
     select.value = names.includes(preferred) ? preferred : names.includes('Placed Order') ? 'Placed Order' : (names[0] ?? '');
   }
 
-  async function selectStore(saved) {
+  /** A store's view: its own time zone unless one was saved for it or typed before connecting. */
+  async function selectStore(saved, typedZone) {
     const store = stores.find((s) => s.storeId === $('store').value);
     if (!store) return;
-    $('zone').value = saved?.zone || store.timeZone || browserZone;
+    $('zone').value = saved?.zone || typedZone || store.timeZone || browserZone;
     await loadEvents(store.storeId, saved?.event);
     await refresh();
   }
@@ -261,6 +262,7 @@ ${(statuses.length ? statuses : ['open'])
   /** The stores the token sees: its own account's (an API secret), or every account's (the admin token). */
   async function connect() {
     $('message').textContent = '';
+    const typedZone = $('zone').value.trim();
     localStorage.setItem('dashboard.token', token());
     try {
       try {
@@ -284,7 +286,7 @@ ${(statuses.length ? statuses : ['open'])
       $('range').value = saved.range;
       $('interval').value = saved.interval;
     }
-    await selectStore(saved && saved.storeId === $('store').value ? saved : undefined);
+    await selectStore(saved && saved.storeId === $('store').value ? saved : undefined, typedZone);
   }
 
   $('controls').addEventListener('submit', (e) => {

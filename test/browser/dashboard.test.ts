@@ -5,39 +5,22 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { query } from '../support/database.js';
-import { drained, postEvent } from '../support/events.js';
-import { randomFrom } from '../support/random.js';
-import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
-import { adjust, createLocation, upsertProduct } from '../inventory-fixtures.js';
+import { drained } from '../support/events.js';
+import { seedDemo } from '../../server/seed-demo.js';
 import { launchChromium, screenshotPath, watch } from './browser.js';
 
-const DAY = 86_400_000;
-
-/** A store with a quarter of history: orders, returns spread over it, events, stock. */
+/** A store with a quarter of history, as `seed-demo` makes it (its returns dated in the database, as the command does). */
 async function seedStore(app: TestApp, account: TestAccount): Promise<void> {
-  const random = randomFrom(90);
-  const now = Date.now();
-  const reasons = ['Too small', 'Too large', 'Arrived damaged', 'Changed my mind'];
-  for (let n = 0; n < 30; n++) {
-    const lines = [0, 1].map((k) => ({ id: `l${k}`, quantity: 2 + k, price: (20 + k * 15).toFixed(2), sku: `SKU-${(n + k) % 6}`, title: 'Thing' }));
-    await pushOrder(app, account, orderBody({ id: `d-${n}`, createdAt: new Date(now - Math.floor(random() * 88 * DAY)).toISOString() }, lines));
-    if (n % 2) continue;
-    const res = await postReturn(app, account, returnBody(`d-${n}`, [{ lineItemId: 'l0', quantity: 1, reason: reasons[(n / 2) % 4], compensation: n % 3 ? 'refund' : 'store_credit' }]));
-    expect(res.status).toBe(201);
-    await query(app.databaseUrl, 'update returns.return set created_at = $2 where id = $1', [res.body.return.id, new Date(now - Math.floor(random() * 85 * DAY)).toISOString()]);
-  }
-  const events = Array.from({ length: 300 }, (_, n) => ({
-    eventName: n % 4 ? 'Viewed Product' : 'Placed Order',
-    eventTimestamp: new Date(now - Math.floor(random() * 89 * DAY)).toISOString(),
-    customer: { email: `shopper${n % 40}@example.com` },
-    data: { total: 10 + (n % 90) },
-  }));
-  for (let i = 0; i < events.length; i += 100) expect((await postEvent(app, account, { events: events.slice(i, i + 100) }, { path: '/bulk' })).status).toBe(202);
-  const location = await createLocation(app, account.storeId, 'Main warehouse');
-  for (const sku of ['SKU-0', 'SKU-1']) {
-    await upsertProduct(app, account.storeId, { sku, title: sku });
-    await adjust(app, account.storeId, { sku, locationId: location, kind: 'PRODUCT', delta: 25 });
-  }
+  await seedDemo({
+    baseUrl: app.baseUrl,
+    token: app.adminToken,
+    storeId: account.storeId,
+    counts: { orders: 240, returns: 60, events: 3000, inventory: 8, days: 90 },
+    progress: { phase: () => ({ tick: () => {}, done: () => {} }) },
+    dateReturns: async (dates) => {
+      for (const { returnId, createdAt } of dates) await query(app.databaseUrl, 'update returns.return set created_at = $2 where id = $1', [returnId, createdAt.toISOString()]);
+    },
+  });
   await drained(app.databaseUrl);
 }
 
@@ -53,7 +36,7 @@ describe('the dashboard in a real browser', () => {
     [app, browser] = await Promise.all([startTestApp({ EVENTS_RATE_LIMIT_PER_SECOND: '10000' }), launchChromium()]);
     account = await app.createAccount('Dashboard demo');
     await seedStore(app, account);
-  });
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
@@ -79,23 +62,31 @@ describe('the dashboard in a real browser', () => {
     }
     // Each chart holds the store's numbers: a bucket per day of the window, and the totals the API gives.
     // In the page (a string: the test compiles without the DOM's types).
-    const drawn = await page.evaluate<{ days: number; returns: number; events: number; reasons: number }>(`(() => {
+    const drawn = await page.evaluate<{ days: number; returns: number; events: number; reasons: number; kpiReturns: number }>(`(() => {
       const chart = (id) => Chart.getChart(document.querySelector('#' + id + ' canvas'));
       const sum = (id, i = 0) => chart(id).data.datasets[i].data.reduce((n, v) => n + (v ?? 0), 0);
       const statuses = chart('returns-status').data.datasets.map((_, i) => sum('returns-status', i));
-      return { days: chart('returns-status').data.labels.length, returns: statuses.reduce((a, b) => a + b, 0), events: sum('events'), reasons: chart('returns-reasons').data.labels.length };
+      const kpiReturns = Number(document.querySelector('#returns-money .kpis b').textContent);
+      return { days: chart('returns-status').data.labels.length, returns: statuses.reduce((a, b) => a + b, 0), events: sum('events'), reasons: chart('returns-reasons').data.labels.length, kpiReturns };
     })()`);
-    expect(drawn.days).toBeGreaterThanOrEqual(90);
-    expect(drawn.returns).toBe(15);
-    expect(drawn.reasons).toBe(4);
-    const viewed = await app.graphql<{ eventStats: { totals: { count: number } } }>(
-      `query($s: ID!, $w: TimeWindowInput!) { eventStats(storeId: $s, eventName: "Placed Order", window: $w) { totals { count } } }`,
-      { s: account.storeId, w: { from: new Date(Date.now() - 91 * DAY).toISOString(), until: new Date(Date.now() + DAY).toISOString() } },
+    // The same numbers from the API, for the window the page sent.
+    const shown = (await page.locator('#events .query').textContent())!;
+    const window = JSON.parse(`{${/window: \{(.*?)\}/.exec(shown)![1]!.replace(/(\w+): /g, '"$1": ').replace(/"interval": (\w+)/, '"interval": "$1"')}}`);
+    const eventName = /eventName: "(.*?)"/.exec(shown)![1]!;
+    const api = await app.graphql<{ r: { totals: { returns: number } }; e: { totals: { count: number } } }>(
+      `query($s: ID!, $w: TimeWindowInput!, $n: String!) { r: returnStats(storeId: $s, window: $w) { totals { returns } } e: eventStats(storeId: $s, eventName: $n, window: $w) { totals { count } } }`,
+      { s: account.storeId, w: window, n: eventName },
       account.apiSecret,
     );
-    expect(drawn.events).toBe(viewed.data!.eventStats.totals.count);
+    expect(window.timeZone).toBe('Europe/Berlin');
+    expect(drawn.days).toBeGreaterThanOrEqual(90);
+    expect(drawn.returns).toBe(api.data!.r.totals.returns);
+    expect(drawn.kpiReturns).toBe(api.data!.r.totals.returns);
+    expect(drawn.returns).toBeGreaterThan(40);
+    expect(drawn.reasons).toBe(5);
+    expect(drawn.events).toBe(api.data!.e.totals.count);
+    expect(drawn.events).toBeGreaterThan(100);
     // The operation shown beside a chart is the one sent.
-    const shown = await page.locator('#events .query').textContent();
     expect(operations.some((o) => (JSON.parse(o) as { query: string }).query === shown)).toBe(true);
 
     await page.screenshot({ path: screenshotPath('dashboard.png', scratch), fullPage: true });
