@@ -5,12 +5,18 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const charts = new Map();
-  // What the browser tests read: how many times the panels were drawn, and each series' length.
-  const state = { refreshes: 0, buckets: {} };
+  // What the browser tests read: how many times the panels were drawn, the window of the last drawing,
+  // and each series' length.
+  const state = { refreshes: 0, window: null, buckets: {} };
   window.dashboard = state;
   const COLORS = ['#0969da', '#1f883d', '#bf8700', '#cf222e', '#8250df', '#1b7c83', '#bc4c00', '#6e7781', '#e85aad', '#4d2d00'];
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   let stores = [];
+  // A zone the user typed: it wins over the store's own until another store is picked.
+  let typedZone = '';
+  // Each refresh's number: an answer that arrives after a newer refresh started is not drawn.
+  let generation = 0;
+  let connecting = null;
 
   const token = () => $('token').value.trim();
 
@@ -57,18 +63,25 @@
     charts.set(el.id, new Chart(el.querySelector('canvas'), { ...config, options }));
   }
 
-  /** Runs a panel's operation, shows it beside the chart, and draws the answer (or says what went wrong). */
-  async function panel(id, query, draw) {
+  /**
+   * Runs a panel's operation, shows it beside the chart, and draws the answer (or says what went
+   * wrong), unless a newer refresh than the one of `w` started meanwhile.
+   */
+  async function panel(id, w, query, draw) {
+    const current = () => w.generation === generation;
     const el = $(id);
     el.dataset.state = 'loading';
     el.querySelector('.status').textContent = 'loading';
     el.querySelector('.query').textContent = query;
     el.querySelector('.explore').href = `/graphql?query=${encodeURIComponent(query)}`;
     try {
-      draw(el, await gql(query));
+      const data = await gql(query);
+      if (!current()) return;
+      draw(el, data);
       el.dataset.state = 'ready';
       el.querySelector('.status').textContent = '';
     } catch (err) {
+      if (!current()) return;
       charts.get(id)?.destroy();
       charts.delete(id);
       el.querySelector('.kpis').innerHTML = '';
@@ -98,7 +111,7 @@
   }
 }`;
     let statuses = [];
-    await panel('returns-money', overall, (el, data) => {
+    await panel('returns-money', w, overall, (el, data) => {
       const s = data.returnStats;
       statuses = s.groups.map((g) => g.key);
       state.buckets.returns = s.series.length;
@@ -123,15 +136,15 @@ ${(statuses.length ? statuses : ['open'])
   }
 }`;
     await Promise.all([
-      panel('returns-status', perStatus, (el, data) => {
+      panel('returns-status', w, perStatus, (el, data) => {
         const keys = Object.keys(data);
         chart(el, bars(labelsOf(data[keys[0]].series, w), keys.map((k) => ({ label: k, data: data[k].series.map((b) => b.measures.returns) })), true));
       }),
-      panel('returns-reasons', byDimension('REASON', 'returns items'), (el, data) => {
+      panel('returns-reasons', w, byDimension('REASON', 'returns items'), (el, data) => {
         const g = data.returnStats.groups.slice(0, 12);
         chart(el, bars(g.map((x) => x.key), [{ label: 'returns', data: g.map((x) => x.measures.returns) }, { label: 'units', data: g.map((x) => x.measures.items) }], false, true));
       }),
-      panel('returns-skus', byDimension('SKU', 'returns items returnRate'), (el, data) => {
+      panel('returns-skus', w, byDimension('SKU', 'returns items returnRate'), (el, data) => {
         const g = data.returnStats.groups;
         chart(el, bars(g.slice(0, 12).map((x) => x.key || '(no sku)'), [{ label: 'units returned', data: g.slice(0, 12).map((x) => x.measures.items) }], false, true));
         table(el, ['SKU', 'returns', 'units', 'return rate'], g.slice(0, 8).map((x) => [x.key || '(no sku)', x.measures.returns, x.measures.items, pct(x.measures.returnRate)]));
@@ -147,7 +160,7 @@ ${(statuses.length ? statuses : ['open'])
     series { start measures { count uniqueCustomers } }
   }
 }`;
-    return panel('events', query, (el, data) => {
+    return panel('events', w, query, (el, data) => {
       const s = data.eventStats;
       state.buckets.events = s.series.length;
       kpis(el, [
@@ -169,7 +182,7 @@ ${(statuses.length ? statuses : ['open'])
     inbound { totals { shipments units } overdue { shipments units } unscheduled { shipments units } series { start measures { shipments units } } }
   }
 }`;
-    return panel('stock', query, (el, data) => {
+    return panel('stock', w, query, (el, data) => {
       const { onHand, inbound } = data.inventoryStats;
       const locations = [...new Set(onHand.map((r) => r.locationName))];
       const kinds = [...new Set(onHand.map((r) => r.kind))];
@@ -193,7 +206,7 @@ ${(statuses.length ? statuses : ['open'])
     subscriptions { topic url measures { deliveries succeeded failed pending latencyP50Ms latencyP95Ms } }
   }
 }`;
-    return panel('webhooks', query, (el, data) => {
+    return panel('webhooks', w, query, (el, data) => {
       const s = data.webhookStats;
       const ms = (v) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
       kpis(el, [
@@ -216,7 +229,7 @@ ${(statuses.length ? statuses : ['open'])
     flows { name measures { runsStarted runsCompleted runsFailed messages { channel status count } } }
   }
 }`;
-    return panel('flows', query, (el, data) => {
+    return panel('flows', w, query, (el, data) => {
       const s = data.flowStats;
       kpis(el, [
         ['Runs started', s.totals.runsStarted],
@@ -232,9 +245,11 @@ ${(statuses.length ? statuses : ['open'])
   async function refresh() {
     const storeId = $('store').value;
     if (!storeId) return;
-    const w = currentWindow();
+    const w = { ...currentWindow(), generation: ++generation };
     localStorage.setItem('dashboard.view', JSON.stringify({ storeId, range: $('range').value, interval: w.interval, zone: w.timeZone, event: $('event').value }));
     await Promise.all([returnsPanels(storeId, w), eventsPanel(storeId, w), stockPanel(storeId, w), webhooksPanel(storeId, w), flowsPanel(storeId, w)]);
+    if (w.generation !== generation) return;
+    state.window = { interval: w.interval, timeZone: w.timeZone };
     state.refreshes++;
   }
 
@@ -250,19 +265,26 @@ ${(statuses.length ? statuses : ['open'])
     select.value = names.includes(preferred) ? preferred : names.includes('Placed Order') ? 'Placed Order' : (names[0] ?? '');
   }
 
-  /** A store's view: its own time zone unless one was saved for it or typed before connecting. */
-  async function selectStore(saved, typedZone) {
+  /** A store's view: the zone typed, else the one saved for it, else its own. */
+  async function selectStore(saved) {
     const store = stores.find((s) => s.storeId === $('store').value);
     if (!store) return;
-    $('zone').value = saved?.zone || typedZone || store.timeZone || browserZone;
+    $('zone').value = typedZone || saved?.zone || store.timeZone || browserZone;
     await loadEvents(store.storeId, saved?.event);
     await refresh();
   }
 
   /** The stores the token sees: its own account's (an API secret), or every account's (the admin token). */
-  async function connect() {
+  function connect() {
+    // The token's change event and the Show button can both ask at once: one connection.
+    connecting ??= connectOnce().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  }
+
+  async function connectOnce() {
     $('message').textContent = '';
-    const typedZone = $('zone').value.trim();
     localStorage.setItem('dashboard.token', token());
     try {
       try {
@@ -286,7 +308,7 @@ ${(statuses.length ? statuses : ['open'])
       $('range').value = saved.range;
       $('interval').value = saved.interval;
     }
-    await selectStore(saved && saved.storeId === $('store').value ? saved : undefined, typedZone);
+    await selectStore(saved && saved.storeId === $('store').value ? saved : undefined);
   }
 
   $('controls').addEventListener('submit', (e) => {
@@ -294,8 +316,14 @@ ${(statuses.length ? statuses : ['open'])
     void (stores.length ? refresh() : connect());
   });
   $('token').addEventListener('change', () => void connect());
-  $('store').addEventListener('change', () => void selectStore());
+  $('store').addEventListener('change', () => {
+    typedZone = '';
+    void selectStore();
+  });
   for (const id of ['range', 'interval', 'event']) $(id).addEventListener('change', () => void refresh());
+  $('zone').addEventListener('input', () => {
+    typedZone = $('zone').value.trim();
+  });
   $('zone').addEventListener('change', () => void refresh());
 
   $('token').value = localStorage.getItem('dashboard.token') || '';
