@@ -17,6 +17,14 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // The dashboard page's script runs in the browser, beside Chart.js's global.
+    files: ['server/dashboard.client.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', fetch: 'readonly', Chart: 'readonly' },
+    },
+  },
+  {
     // Tests read HTTP bodies as loosely-typed JSON and assert on their shape.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -11,5 +11,5 @@ import { RATE_LIMIT_MIGRATIONS } from './rate-limit.js';
 export const platformDbModule: DbModule = {
   name: 'platform',
   schema: 'platform',
-  migrations: [...ACCOUNTS_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...OUTBOX_MIGRATIONS, ...PRIVACY_MIGRATIONS],
+  migrations: [...ACCOUNTS_MIGRATIONS, ...RATE_LIMIT_MIGRATIONS, ...OUTBOX_MIGRATIONS, ...PRIVACY_MIGRATIONS].sort((a, b) => (a.name < b.name ? -1 : 1)),
 };

@@ -2,11 +2,13 @@ import { Router, type Request, type Response } from 'express';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../rest-facade/openapi.js';
+import { DASHBOARD_ASSETS, dashboardPage } from './dashboard.js';
 
 /**
  * What a developer reaches with a browser: an index at `/` (and `/v2.2`), the
- * OpenAPI documents, an interactive API reference at `/docs` (Scalar), and a
- * GraphQL explorer at `/graphql` for browsers (GraphiQL). Every asset is served
+ * OpenAPI documents, an interactive API reference at `/docs` (Scalar), a
+ * GraphQL explorer at `/graphql` for browsers (GraphiQL), and the analytics
+ * dashboard at `/dashboard` (Chart.js, server/dashboard.ts). Every asset is served
  * from the npm packages installed with the service, so all of it works with
  * no internet access; a Content-Security-Policy keeps the pages from reaching
  * anywhere else.
@@ -32,6 +34,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/graphql/assets/graphiql.css': { file: join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
   '/graphql/assets/react.js': { file: join(packageDir('react'), 'umd', 'react.production.min.js'), type: 'text/javascript' },
   '/graphql/assets/react-dom.js': { file: join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'), type: 'text/javascript' },
+  ...DASHBOARD_ASSETS,
 };
 
 /** Pages load only this service's own scripts, styles and data (plus inline configuration). */
@@ -72,6 +75,7 @@ function indexLinks(documents: readonly PortalDocument[]): Link[] {
       description: `OpenAPI ${String(d.document.openapi)}, for code generators and API tools.`,
     })),
     { href: '/graphql', title: 'GraphQL explorer', description: 'The federated graph (returns, inventory, events) with an API secret or the admin token.' },
+    { href: '/dashboard', title: 'Dashboard', description: "A store's returns, events, stock, webhooks and flows over time, with an API secret or the admin token." },
     { href: '/metrics', title: 'Metrics', description: 'Prometheus metrics (Authorization: Bearer <admin token or METRICS_TOKEN>).' },
     { href: '/healthz', title: 'Health', description: '/healthz: the process is up; /readyz: the database and the queue answer.' },
   ];
@@ -178,6 +182,7 @@ export function developerPortal(options: PortalOptions): Router {
 
   router.get('/docs', (_req, res) => sendPage(res, referencePage(options.documents)));
   router.get('/graphql', (req, res, next) => (wantsHtml(req) ? sendPage(res, explorerPage()) : next()));
+  router.get('/dashboard', (_req, res) => sendPage(res, dashboardPage()));
 
   for (const [path, asset] of Object.entries(ASSETS)) {
     router.get(path, (_req, res) => {

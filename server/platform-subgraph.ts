@@ -6,7 +6,7 @@ import type { ErasureRequests } from '../platform/privacy/erasure.service.js';
 import { PrivacyResolver } from '../platform/privacy/privacy.resolver.js';
 import type { RetentionSettings } from '../platform/privacy/retention.js';
 import type { PgBoss } from '../platform/queue.js';
-import { WebhookResolver, type WebhookSubscriptions } from '../webhooks/index.js';
+import { WebhookResolver, WebhookStatsResolver, type WebhookSubscriptions } from '../webhooks/index.js';
 
 export interface PlatformSubgraphDeps {
   accounts: AccountsService;
@@ -16,7 +16,7 @@ export interface PlatformSubgraphDeps {
   retention: RetentionSettings;
 }
 
-const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver, PrivacyResolver] as const;
+const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver, PrivacyResolver, WebhookStatsResolver] as const;
 
 /**
  * The platform subgraph (platform/subgraph.ts#PLATFORM_GRAPH): the platform's admin and privacy resolvers and the
@@ -26,6 +26,12 @@ const RESOLVERS = [AccountResolver, DeadLetterResolver, WebhookResolver, Privacy
 export function platformSubgraph(deps?: PlatformSubgraphDeps): Promise<FederatedSchema> {
   return buildFederatedSchema({
     resolvers: [...RESOLVERS],
-    instances: deps && [new AccountResolver(deps.accounts), new DeadLetterResolver(deps.boss), new WebhookResolver(deps), new PrivacyResolver(deps)],
+    instances: deps && [
+      new AccountResolver(deps.accounts),
+      new DeadLetterResolver(deps.boss),
+      new WebhookResolver(deps),
+      new PrivacyResolver(deps),
+      new WebhookStatsResolver({ orm: deps.webhooks.orm, accounts: deps.accounts }),
+    ],
   });
 }

@@ -6,7 +6,8 @@ import { openDatabase } from '../platform/db/database.js';
 import { createOrm, migrate } from '../platform/db/orm.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { startService, type RunningService } from './main.js';
-import { DEFAULT_COUNTS, seedDemo, terminalProgress, type SeedCounts } from './seed-demo.js';
+import pg from 'pg';
+import { DEFAULT_COUNTS, ORDERS_PER_RETURN, seedDemo, terminalProgress, type SeedCounts } from './seed-demo.js';
 
 class SeedUsageError extends Error {}
 
@@ -36,6 +37,31 @@ async function adminToken(config: Config, logger: Logger): Promise<string> {
     await orm.close();
     await database.stop();
   }
+}
+
+/**
+ * Sets the returns' creation times (the API dates a return when it is made): an update the
+ * returns rollups follow like any other (their triggers). Unchanged ones are left alone.
+ */
+function returnDater(config: Config, logger: Logger, url?: string) {
+  return async (dates: { returnId: string; createdAt: Date }[]) => {
+    const database = url ? undefined : await openDatabase(config, logger);
+    const client = new pg.Client({ connectionString: url ?? database!.url });
+    await client.connect();
+    try {
+      for (let i = 0; i < dates.length; i += 1000) {
+        const batch = dates.slice(i, i + 1000);
+        await client.query(
+          `update returns.return r set created_at = d.created_at from unnest($1::text[], $2::timestamptz[]) as d(id, created_at)
+            where r.id = d.id and r.created_at <> d.created_at`,
+          [batch.map((d) => d.returnId), batch.map((d) => d.createdAt.toISOString())],
+        );
+      }
+    } finally {
+      await client.end();
+      await database?.stop();
+    }
+  };
 }
 
 /** Waits (bounded) until the events just queued are processed, so the store shows them when the command ends. */
@@ -69,18 +95,30 @@ export async function seedDemoCommand(argv: string[], io: CommandIo = { env: env
         returns: { type: 'string' },
         events: { type: 'string' },
         inventory: { type: 'string' },
+        days: { type: 'string' },
+        end: { type: 'string' },
         url: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     }));
     if (!values.store) throw new SeedUsageError('--store is required');
   } catch (err) {
-    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\nusage: npm run --silent admin -- seed-demo --store ID [--orders N --returns N --events N --inventory N] [--url URL] [--json]\n`);
+    io.stderr.write(
+      `${err instanceof Error ? err.message : String(err)}\n\nusage: npm run --silent admin -- seed-demo --store ID [--orders N --returns N --events N --inventory N --days N --end YYYY-MM-DD] [--url URL] [--json]\n`,
+    );
     return 2;
   }
   let counts: SeedCounts;
+  let end: Date | undefined;
   try {
-    counts = { orders: count(values.orders, 'orders', 10_000), returns: count(values.returns, 'returns', 10_000), events: count(values.events, 'events', 1_000_000), inventory: count(values.inventory, 'inventory', 1_000) };
+    const returns = count(values.returns, 'returns', 50_000);
+    // --returns without --orders: enough orders for a plausible return rate.
+    const orders = values.orders === undefined && values.returns !== undefined ? Math.max(DEFAULT_COUNTS.orders, returns * ORDERS_PER_RETURN) : count(values.orders, 'orders', 200_000);
+    counts = { orders, returns, events: count(values.events, 'events', 5_000_000), inventory: count(values.inventory, 'inventory', 1_000), days: Math.max(1, count(values.days, 'days', 3650)) };
+    if (values.end !== undefined) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(values.end) || Number.isNaN(Date.parse(`${values.end}T00:00:00Z`))) throw new SeedUsageError('--end must be a date, YYYY-MM-DD');
+      end = new Date(`${values.end}T00:00:00Z`);
+    }
   } catch (err) {
     io.stderr.write(`${(err as Error).message}\n`);
     return 2;
@@ -100,7 +138,8 @@ export async function seedDemoCommand(argv: string[], io: CommandIo = { env: env
     token = service.runtime.adminToken;
   }
   try {
-    const summary = await seedDemo({ baseUrl, token, storeId: values.store, counts, progress: terminalProgress(io.stderr) });
+    const dateReturns = returnDater(config, logger, service?.runtime.database.url);
+    const summary = await seedDemo({ baseUrl, token, storeId: values.store, counts, end, dateReturns, progress: terminalProgress(io.stderr) });
     if (service) await drainEvents(service);
     io.stdout.write(
       values.json

@@ -11,9 +11,10 @@ import { SingleBar, Presets } from 'cli-progress';
  * second run changes nothing.
  */
 
-export const SEED_DEMO_USAGE = `  seed-demo --store ID [--orders N --returns N --events N --inventory N] [--url URL]
+export const SEED_DEMO_USAGE = `  seed-demo --store ID [--orders N --returns N --events N --inventory N --days N --end YYYY-MM-DD] [--url URL]
       fills a store with demo data through the API of the service at URL (default http://127.0.0.1:$PORT),
-      or of one started in this process when none answers there; safe to run again`;
+      or of one started in this process when none answers there, spread over the --days before --end
+      (default: today) with a weekly and seasonal shape; safe to run again (with the same --end)`;
 
 export interface SeedCounts {
   orders: number;
@@ -21,9 +22,14 @@ export interface SeedCounts {
   events: number;
   /** Products with stock (spread over the locations). */
   inventory: number;
+  /** The span the orders, returns and events are spread over, ending at `SeedOptions.end`. */
+  days: number;
 }
 
-export const DEFAULT_COUNTS: SeedCounts = { orders: 40, returns: 30, events: 300, inventory: 24 };
+export const DEFAULT_COUNTS: SeedCounts = { orders: 40, returns: 30, events: 300, inventory: 24, days: 90 };
+
+/** Orders per return when only --returns is given: about a quarter of orders come back, as in apparel. */
+export const ORDERS_PER_RETURN = 4;
 
 /** Progress of one phase: a bar on a terminal, a few plain lines otherwise. */
 export interface Progress {
@@ -71,6 +77,13 @@ export interface SeedOptions {
   storeId: string;
   counts: SeedCounts;
   progress: Progress;
+  /** The end of the span (default: today's UTC midnight); the same end makes the same data. */
+  end?: Date;
+  /**
+   * Dates the returns: the API dates a return when it is made, so the command sets each one's
+   * creation time in the database afterwards (without it, returns keep the time they were made).
+   */
+  dateReturns?: (dates: { returnId: string; createdAt: Date }[]) => Promise<void>;
 }
 
 export interface SeedSummary {
@@ -82,11 +95,68 @@ export interface SeedSummary {
   inboundShipments: number;
   customers: number;
   events: number;
+  days: number;
 }
 
 // Deterministic "random" choices: the same run always makes the same data.
 function pick<T>(list: readonly T[], i: number, salt = 0): T {
   return list[(i * 7919 + salt * 104729) % list.length]!;
+}
+
+/** A number in [0, 1) fixed by (i, salt): the same run draws the same ones. */
+function unit(i: number, salt: number): number {
+  let h = Math.imul(i ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(salt + 1, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * When things happen: each day of the span weighted by its weekday (shoppers more at the weekend),
+ * its season (a peak in late November and December, a lull in February) and slow growth, each hour by
+ * a daily curve (evenings, in US time). `at(u, v)` turns two draws into an instant of the span.
+ */
+class Shape {
+  private readonly cumulative: number[] = [];
+  private readonly start: number;
+
+  constructor(end: Date, days: number, weekday: readonly number[]) {
+    this.start = end.getTime() - days * DAY_MS;
+    let total = 0;
+    for (let d = 0; d < days; d++) {
+      const date = new Date(this.start + d * DAY_MS);
+      const dayOfYear = (date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 1)) / DAY_MS;
+      const season = 1 + 0.35 * Math.cos(((dayOfYear - 350) / 365) * 2 * Math.PI) + (dayOfYear >= 326 && dayOfYear <= 358 ? 0.6 : 0);
+      total += weekday[date.getUTCDay()]! * season * (1 + (0.4 * d) / days);
+      this.cumulative.push(total);
+    }
+  }
+
+  at(u: number, v: number): Date {
+    const target = u * this.cumulative[this.cumulative.length - 1]!;
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    // Evenings in US time (UTC 23:00 - 04:00) busiest, nights quietest.
+    const hour = (17 + Math.floor(Math.asin(2 * v - 1) * (12 / Math.PI) + 12 * v)) % 24;
+    return new Date(this.start + lo * DAY_MS + hour * 3_600_000 + Math.floor(unit(lo, hour) * 3_600_000));
+  }
+}
+
+/** Runs `work` for 0..count-1, `width` at a time (the service handles requests in parallel, the seeding waits on none alone). */
+async function inParallel(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Radia', 'Tim', 'Frances', 'Niklaus', 'Hedy', 'John', 'Katherine', 'Linus'];
@@ -115,7 +185,6 @@ const REASONS = [
   ['Not as described', 'not_as_described'],
   ['Changed my mind', 'changed_mind'],
 ] as const;
-const EVENT_NAMES = ['Viewed Product', 'Added to Cart', 'Started Checkout', 'Placed Order', 'Opened Email', 'Clicked Email'];
 const LOCATIONS = ['Main warehouse', 'East coast DC', 'Returns'];
 /** The statuses the returns cycle through, so the store shows every one of them. */
 const RETURN_PLAN = ['open', 'in_transit', 'delivered', 'needs_review', 'in_review', 'flagged', 'complete', 'rejected', 'deleted', 'pre_shipment'] as const;
@@ -307,15 +376,17 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
   phase.done();
 
   // Customers and orders (upserted by external id: a second run rewrites the same orders).
-  const customerCount = Math.max(8, Math.ceil(counts.orders / 2));
+  const end = options.end ?? new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
+  const orderShape = new Shape(end, counts.days, [1.25, 0.95, 0.9, 0.9, 0.95, 1.05, 1.2]);
+  const customerCount = Math.max(8, Math.ceil(counts.orders / 2), Math.ceil(counts.events / 25));
   const customers = Array.from({ length: customerCount }, (_, i) => {
     const first = pick(FIRST, i);
     const last = pick(LAST, i, 1);
-    return { email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), firstName: first, lastName: last, phoneNumber: `+1415555${String(1000 + i).slice(-4)}`, place: pick(CITIES, i) };
+    return { email: `${first}.${last}.${i + 1}@example.com`.toLowerCase(), firstName: first, lastName: last, phoneNumber: `+1415${String(5550000 + i).slice(-7)}`, place: pick(CITIES, i) };
   });
   phase = progress.phase('orders', counts.orders);
-  const orders: { externalId: string; name: string; lines: { id: string; quantity: number }[] }[] = [];
-  for (let i = 0; i < counts.orders; i++) {
+  const orders: { externalId: string; name: string; createdAt: Date; lines: { id: string; quantity: number }[] }[] = [];
+  await inParallel(counts.orders, 6, async (i) => {
     const customer = customers[i % customerCount]!;
     const lineCount = 1 + (i % 3);
     const lines = Array.from({ length: lineCount }, (_, k) => {
@@ -323,11 +394,12 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
       return { item, id: `demo-${1001 + i}-${k + 1}`, quantity: 1 + ((i + k) % 3) };
     });
     const uniqueLines = [...new Map(lines.map((l) => [l.item.sku, l])).values()];
+    const createdAt = orderShape.at(unit(i, 1), unit(i, 2));
     const order = {
       id: `demo-${1001 + i}`,
       name: `#D${1001 + i}`,
       currency: 'USD',
-      createdAt: new Date(Date.UTC(2026, 9, 1) + i * 86_400_000 * 0.9).toISOString(),
+      createdAt: createdAt.toISOString(),
       customer: { email: customer.email, firstName: customer.firstName, lastName: customer.lastName, phoneNumber: customer.phoneNumber },
       lineItems: uniqueLines.map((l) => ({
         id: l.id,
@@ -345,31 +417,35 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
       fulfillmentLocationId: locationIds[i % 2 ? 'East coast DC' : 'Main warehouse'],
     };
     await api.rest('POST', `${store}/custom/orders`, order);
-    orders.push({ externalId: order.id, name: order.name, lines: uniqueLines.map((l) => ({ id: l.id, quantity: l.quantity })) });
+    orders[i] = { externalId: order.id, name: order.name, createdAt, lines: uniqueLines.map((l) => ({ id: l.id, quantity: l.quantity })) };
     phase.tick();
-  }
+  });
   phase.done();
 
-  // Returns in every status: each found again by its order, else created; then moved along to its status.
+  // Returns: the first ten in every status, the rest as a store's returns look (most of the older
+  // ones complete, the recent ones on their way); each found again by its order, else created; then
+  // moved along to its status, and dated a few days to three weeks after its order.
   const returnCount = Math.min(counts.returns, counts.orders);
   phase = progress.phase('returns', returnCount);
   const byOrder = new Map<string, RestReturn>();
   for (const r of await api.all<RestReturn>(`${store}/returns`, 'returns')) if (r.status !== 'deleted' || !byOrder.has(r.order.name)) byOrder.set(r.order.name, r);
   const statuses: Record<string, number> = {};
+  const dates: { returnId: string; createdAt: Date }[] = [];
   let approval = storeSettings.requireReturnApproval;
   const setApproval = async (value: boolean) => {
     if (value === approval) return;
     await api.graphql('mutation($s: ID!, $i: StoreSettingsInput!) { updateStoreSettings(storeId: $s, input: $i) { storeId } }', { s: storeId, i: { requireReturnApproval: value } });
     approval = value;
   };
-  for (let i = 0; i < returnCount; i++) {
+  const makeReturn = async (i: number) => {
     const order = orders[i]!;
-    const target = RETURN_PLAN[i % RETURN_PLAN.length]!;
+    const createdAt = new Date(Math.max(order.createdAt.getTime(), Math.min(order.createdAt.getTime() + (3 + unit(i, 3) * 18) * DAY_MS, end.getTime() - 60_000)));
+    const target = i < RETURN_PLAN.length ? RETURN_PLAN[i]! : statusByAge(end.getTime() - createdAt.getTime(), unit(i, 4));
     let ret = byOrder.get(order.name);
     if (!ret) {
-      // A return starts in pre_shipment only while the store requires approval: switched on for those alone.
-      await setApproval(target === 'pre_shipment');
-      const [reason, reasonCode] = pick(REASONS, i);
+      // A return starts in pre_shipment only while the store requires approval: switched on for those alone (the first ten, one at a time).
+      if (i < RETURN_PLAN.length) await setApproval(target === 'pre_shipment');
+      const [reason, reasonCode] = i < RETURN_PLAN.length ? pick(REASONS, i) : REASONS[Math.floor(unit(i, 5) ** 1.6 * REASONS.length)]!;
       const created = await api.rest<{ return: RestReturn }>(
         'POST',
         `${store}/returns`,
@@ -399,39 +475,48 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
         }
       }
     }
+    dates.push({ returnId: ret.id, createdAt });
     statuses[target] = (statuses[target] ?? 0) + 1;
     phase.tick();
-  }
+  };
+  for (let i = 0; i < Math.min(returnCount, RETURN_PLAN.length); i++) await makeReturn(i);
   await setApproval(storeSettings.requireReturnApproval);
+  await inParallel(Math.max(returnCount - RETURN_PLAN.length, 0), 6, (i) => makeReturn(i + RETURN_PLAN.length));
+  await options.dateReturns?.(dates);
   phase.done();
 
-  // Event histories: bulk requests of up to 100, each event with a uniqueId the service deduplicates.
+  // Event histories: shopping sessions of a few events each, in bulk requests of up to 100, each
+  // event with a uniqueId the service deduplicates.
   phase = progress.phase('custom events', counts.events);
-  for (let start = 0; start < counts.events; start += 100) {
-    const events = Array.from({ length: Math.min(100, counts.events - start) }, (_, k) => {
-      const n = start + k;
-      const customer = customers[n % customerCount]!;
-      const name = pick(EVENT_NAMES, n);
+  const sessions = eventSessions(new Shape(end, counts.days, [1.3, 0.9, 0.85, 0.9, 0.95, 1.1, 1.35]), counts.events, customerCount);
+  await inParallel(Math.ceil(counts.events / 100), 4, async () => {
+    const events = [];
+    // next() by hand: a for-of loop left with break would close the generator the other senders share.
+    while (events.length < 100) {
+      const next = sessions.next();
+      if (next.done) break;
+      const { n, customerIndex, name, at } = next.value;
+      const customer = customers[customerIndex]!;
       const item = pick(skus, n, 2);
-      return {
+      events.push({
         eventName: name,
         uniqueId: `demo-event-${n + 1}`,
-        eventTimestamp: new Date(Date.UTC(2026, 9, 1) + n * 3_600_000 * 5).toISOString(),
+        eventTimestamp: at.toISOString(),
         customer: {
           email: customer.email,
           firstName: customer.firstName,
           lastName: customer.lastName,
           location: { city: customer.place.city, stateCode: customer.place.state, postalCode: customer.place.postalCode, countryCode: 'US' },
-          customFields: { tier: pick(['bronze', 'silver', 'gold'], n % customerCount), newsletter: n % customerCount % 2 === 0 },
+          customFields: { tier: pick(['bronze', 'silver', 'gold'], customerIndex), newsletter: customerIndex % 2 === 0 },
         },
         data: { sku: item.sku, product: item.title, price: Number(item.price), ...(name === 'Placed Order' ? { items: 1 + (n % 3) } : {}) },
         ...(name === 'Placed Order' ? { value: Number(item.price), valueCurrency: 'USD' } : {}),
-      };
-    });
+      });
+    }
     const { body } = await api.rest<{ rejected: number; results: { error?: { detail: string } }[] }>('POST', `${store}/events/bulk`, { events });
     if (body.rejected) throw new Error(`custom events refused: ${JSON.stringify(body.results.find((r) => r.error))}`);
     events.forEach(() => phase.tick());
-  }
+  });
   phase.done();
 
   return {
@@ -442,8 +527,44 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
     returns: statuses,
     inboundShipments: shipmentCount,
     customers: Math.min(customerCount, counts.events),
+    days: counts.days,
     events: counts.events,
   };
+}
+
+/** Event names by how often shoppers do them. */
+const EVENT_MIX: readonly [string, number][] = [
+  ['Viewed Product', 0.55],
+  ['Added to Cart', 0.18],
+  ['Started Checkout', 0.09],
+  ['Placed Order', 0.08],
+  ['Opened Email', 0.07],
+  ['Clicked Email', 0.03],
+];
+
+/** The events in order: sessions of one to seven events minutes apart; every customer has one, then a few are far busier than most. */
+function* eventSessions(shape: Shape, count: number, customers: number): Generator<{ n: number; customerIndex: number; name: string; at: Date }> {
+  let n = 0;
+  for (let s = 0; n < count; s++) {
+    const customerIndex = s < customers ? s : Math.floor(unit(s, 11) ** 2 * customers);
+    const start = shape.at(unit(s, 12), unit(s, 13)).getTime();
+    const size = 1 + Math.floor(unit(s, 14) ** 2 * 7);
+    for (let j = 0; j < size && n < count; j++, n++) {
+      let u = unit(n, 15);
+      const name = EVENT_MIX.find(([, share]) => (u -= share) < 0)?.[0] ?? EVENT_MIX[0]![0];
+      yield { n, customerIndex, name, at: new Date(start + j * Math.floor(60_000 + unit(n, 16) * 420_000)) };
+    }
+  }
+}
+
+/** Where a return stands, by its age: recent ones on their way, older ones mostly complete. */
+function statusByAge(ageMs: number, u: number): (typeof RETURN_PLAN)[number] {
+  const mix: [(typeof RETURN_PLAN)[number], number][] =
+    ageMs < 14 * DAY_MS
+      ? [['open', 0.3], ['in_transit', 0.3], ['delivered', 0.18], ['needs_review', 0.1], ['complete', 0.12]]
+      : [['complete', 0.74], ['rejected', 0.08], ['deleted', 0.03], ['flagged', 0.02], ['needs_review', 0.03], ['in_review', 0.02], ['delivered', 0.04], ['in_transit', 0.02], ['open', 0.02]];
+  for (const [status, share] of mix) if ((u -= share) < 0) return status;
+  return mix[0]![0];
 }
 
 /** How many steps towards `target` a return already in `current` has taken. */

@@ -52,4 +52,20 @@ describe('developer pages', () => {
     const withToken = await app.request('/graphql?query=%7B__typename%7D', { token: app.adminToken, headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
     expect(await withToken.json()).toEqual({ data: { __typename: 'Query' } });
   });
+
+  it('serves the dashboard and its scripts (Chart.js from its package, the page\'s own) behind the same policy, linked from the index', async () => {
+    const page = await app.request('/dashboard', { headers: HTML });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(externalUrls(html)).toEqual([]);
+    const assets = [...html.matchAll(/src="(\/dashboard\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toEqual(['/dashboard/assets/chart.js', '/dashboard/assets/dashboard.js']);
+    for (const asset of assets) {
+      const script = await app.request(asset);
+      expect(script.status, asset).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/javascript/);
+    }
+    expect(await (await app.request('/', { headers: HTML })).text()).toContain('href="/dashboard"');
+  });
 });

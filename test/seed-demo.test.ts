@@ -13,7 +13,7 @@ async function settled(app: TestApp): Promise<void> {
   }, 'the seeded jobs to run');
 }
 
-const COUNTS: SeedCounts = { orders: 12, returns: 10, events: 40, inventory: 6 };
+const COUNTS: SeedCounts = { orders: 12, returns: 10, events: 40, inventory: 6, days: 30 };
 
 /** What the store holds, as rows counted in the database (not through the seeder's own reads). */
 async function snapshot(app: TestApp, storeId: string) {
@@ -87,4 +87,39 @@ describe('admin seed-demo', () => {
     expect(await seedDemoCommand(['--orders', '3'], io)).toBe(2);
     expect(out.stderr).toContain('--store is required');
   });
+
+  it('spreads a dashboard-scale store over --days before --end: orders, returns dated after their orders, events; again, nothing changes', async () => {
+    const store = await app.createAccount('Dashboard merchant');
+    const io = {
+      env: { DATABASE_URL: app.databaseUrl, ADMIN_TOKEN: app.adminToken, LOG_LEVEL: 'warn' },
+      stdout: { write: () => true },
+      stderr: { write: () => true, isTTY: false },
+    };
+    const args = ['--store', store.storeId, '--returns', '24', '--events', '600', '--inventory', '4', '--days', '60', '--end', '2026-11-01', '--url', app.baseUrl];
+    expect(await seedDemoCommand(args, io)).toBe(0);
+    await settled(app);
+    const span = async () =>
+      (
+        await query<{ orders: number; returns: number; events: number; first: Date; last: Date; early: number; days: number }>(
+          app.databaseUrl,
+          `select (select count(*) from returns."order" where store_id = $1)::int as orders,
+                  (select count(*) from returns.return where store_id = $1)::int as returns,
+                  (select count(*) from events.custom_event where store_id = $1)::int as events,
+                  least((select min(created_at) from returns."order" where store_id = $1), (select min(event_timestamp) from events.custom_event where store_id = $1)) as first,
+                  greatest((select max(created_at) from returns.return where store_id = $1), (select max(event_timestamp) from events.custom_event where store_id = $1)) as last,
+                  (select count(*) from returns.return r join returns."order" o on o.id = r.order_id where r.store_id = $1 and r.created_at < o.created_at)::int as early,
+                  (select count(distinct date_trunc('day', event_timestamp)) from events.custom_event where store_id = $1)::int as days`,
+          [store.storeId],
+        )
+      )[0]!;
+    const first = await span();
+    // --returns alone brings four orders for each return.
+    expect(first).toMatchObject({ orders: 96, returns: 24, events: 600, early: 0 });
+    expect(first.first.getTime()).toBeGreaterThanOrEqual(Date.parse('2026-09-02T00:00:00Z'));
+    expect(first.last.getTime()).toBeLessThan(Date.parse('2026-11-01T00:00:00Z'));
+    expect(first.days).toBeGreaterThan(40);
+    expect(await seedDemoCommand(args, io)).toBe(0);
+    await settled(app);
+    expect(await span()).toEqual(first);
+  }, 180_000);
 });

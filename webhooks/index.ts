@@ -16,6 +16,7 @@ export { webhooksDbModule } from './db.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
 export { webhookPrivacy } from './privacy.js';
+export { WebhookStatsResolver } from './webhook-stats.resolver.js';
 
 /** Delivery log rows and finished messages are kept this long unless the store chose otherwise (docs/privacy.md); replay reaches as far back. */
 export const WEBHOOK_RETENTION_DAYS = RETENTION_DEFAULTS.webhookLogDays!;

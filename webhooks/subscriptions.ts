@@ -64,7 +64,7 @@ interface AttemptRow {
  */
 export class WebhookSubscriptions {
   constructor(
-    private readonly orm: Orm,
+    readonly orm: Orm,
     private readonly accounts: AccountsService,
     private readonly boss: PgBoss,
     private readonly box: SecretBox,

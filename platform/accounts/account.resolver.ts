@@ -1,7 +1,9 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireAdmin } from '../auth.js';
-import { AppError } from '../errors.js';
+import { requireAdmin, storeNotFound } from '../auth.js';
+import { AppError, invalid } from '../errors.js';
+import { storeVisible } from '../graphql/authorize.js';
 import type { GraphQLContext } from '../graphql/context.js';
+import { isTimeZone } from '../validation/rules.js';
 import type { AccountsService } from './accounts.service.js';
 
 @InputType()
@@ -54,8 +56,20 @@ export class StoreSummary {
   @Field(() => String)
   name!: string;
 
+  @Field(() => String, { nullable: true, description: 'IANA time zone where analytics buckets start when a query names none; null: UTC.' })
+  timeZone!: string | null;
+
   @Field(() => Date)
   createdAt!: Date;
+}
+
+@InputType()
+export class UpdateStoreInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'An IANA time zone name (e.g. Europe/Berlin); null clears it (UTC).' })
+  timeZone?: string | null;
 }
 
 /** Account administration for the admin token (in the platform subgraph, server/platform-subgraph.ts). */
@@ -67,6 +81,19 @@ export class AccountResolver {
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() ctx: GraphQLContext): Promise<CreateAccountPayload> {
     requireAdmin(ctx.auth);
     return this.accounts.createAccount(input);
+  }
+
+  @Mutation(() => StoreSummary, { description: "Renames a store or sets its time zone. The admin token, or an API secret of the store's account." })
+  async updateStore(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('input', () => UpdateStoreInput) input: UpdateStoreInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<StoreSummary> {
+    if (ctx.auth.kind === 'compat' || !(await storeVisible(ctx, this.accounts, storeId))) throw storeNotFound(storeId);
+    if (typeof input.timeZone === 'string' && !isTimeZone(input.timeZone)) {
+      throw invalid('validation-failed', `"${input.timeZone}" is not a known IANA time zone.`, [{ pointer: '/input/timeZone', detail: 'must be an IANA time zone name, e.g. Europe/Berlin' }]);
+    }
+    return this.accounts.updateStore(storeId, { name: input.name ?? undefined, timeZone: input.timeZone });
   }
 
   @Query(() => [AccountSummary], { name: 'accounts', description: 'Every account, oldest first (admin token only): how to find a lost account id again.' })

@@ -40,6 +40,8 @@ export interface StoreSummary {
   storeId: string;
   accountId: string;
   name: string;
+  /** IANA name; null: UTC. */
+  timeZone: string | null;
   createdAt: Date;
 }
 
@@ -137,8 +139,31 @@ export class AccountsService {
   async listStores(accountId: string): Promise<StoreSummary[]> {
     const em = this.em();
     await this.requireAccount(em, accountId);
-    const rows = await sql<{ id: string; name: string; created_at: Date }>(em, 'select id, name, created_at from store where account_id = $1 order by created_at, id', [accountId]);
-    return rows.map((r) => ({ storeId: r.id, accountId, name: r.name, createdAt: r.created_at }));
+    const rows = await sql<{ id: string; name: string; time_zone: string | null; created_at: Date }>(
+      em,
+      'select id, name, time_zone, created_at from store where account_id = $1 order by created_at, id',
+      [accountId],
+    );
+    return rows.map((r) => ({ storeId: r.id, accountId, name: r.name, timeZone: r.time_zone, createdAt: r.created_at }));
+  }
+
+  /** Renames a store or sets its time zone (null clears it); fields left undefined keep their value. */
+  async updateStore(storeId: string, change: { name?: string; timeZone?: string | null }): Promise<StoreSummary> {
+    const name = change.name === undefined ? null : requireName(change.name, 'input/name');
+    const [row] = await sql<{ account_id: string; name: string; time_zone: string | null; created_at: Date }>(
+      this.em(),
+      `update store set name = coalesce($2, name), time_zone = case when $3 then $4 else time_zone end where id = $1
+       returning account_id, name, time_zone, created_at`,
+      [storeId, name, change.timeZone !== undefined, change.timeZone ?? null],
+    );
+    if (!row) throw new AppError('not_found', 'store-not-found', `Store ${storeId} was not found.`);
+    return { storeId, accountId: row.account_id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at };
+  }
+
+  /** The store's time zone setting (null: none, so UTC). */
+  async storeTimeZone(storeId: string): Promise<string | null> {
+    const [row] = await sql<{ time_zone: string | null }>(this.em(), 'select time_zone from platform.store where id = $1', [storeId]);
+    return row?.time_zone ?? null;
   }
 
   /**

@@ -12,6 +12,10 @@ import { Migration20261122000310_custom_events } from './migrations/Migration202
 import { SegmentResolver } from './segment.resolver.js';
 import { SegmentService } from './segment.service.js';
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
+import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
+import { EventStatsResolver } from './event-stats.resolver.js';
+import { EventStatsReads } from './event-stats.rows.js';
+import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
 import { openSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
@@ -71,7 +75,19 @@ function services(deps: SubgraphDeps) {
   return s;
 }
 
-const RESOLVERS = [CustomerResolver, CustomEventResolver, SegmentResolver, TemplateResolver, FlowResolver, FlowRunResolver, CustomerFlowsResolver, MessageResolver, CustomerExportResolver] as const;
+const RESOLVERS = [
+  CustomerResolver,
+  CustomEventResolver,
+  SegmentResolver,
+  TemplateResolver,
+  FlowResolver,
+  FlowRunResolver,
+  CustomerFlowsResolver,
+  MessageResolver,
+  CustomerExportResolver,
+  EventStatsResolver,
+  FlowStatsResolver,
+] as const;
 
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
@@ -84,6 +100,7 @@ export const eventsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261122000310_custom_events', class: Migration20261122000310_custom_events },
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
+      { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -101,6 +118,8 @@ export const eventsSubgraph: SubgraphDefinition = {
         new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
         new MessageResolver(),
         new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
+        new EventStatsResolver({ stats: new EventStatsReads(deps.orm), accounts: deps.accounts }),
+        new FlowStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
       ],
       references: { ...customerReferences(customers), ...customEventReferences(events) },
     });

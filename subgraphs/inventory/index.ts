@@ -17,6 +17,8 @@ import { InboundShipmentService } from './inbound-shipment.service.js';
 import { InboundShipmentType } from './inbound-shipment.type.js';
 import { inboundShipmentReferences } from './inbound-shipment.reference.js';
 import { InventoryLevelPageResolver, InventoryLevelResolver } from './inventory-level.resolver.js';
+import { InventoryStatsResolver } from './inventory-stats.resolver.js';
+import { InventoryStatsReads } from './inventory-stats.rows.js';
 import { InventoryLevelService } from './inventory-level.service.js';
 import { INVENTORY_EVENTS } from './inventory.events.js';
 import { Migration20261122000200_inventory } from './migrations/Migration20261122000200_inventory.js';
@@ -32,7 +34,7 @@ const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
  * internal-tool mutations. Shipment operations need `inbound_shipments_read`,
  * every other inventory operation `inventory_read` (docs/decisions.md).
  */
-const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver, InventoryLevelResolver, InventoryLevelPageResolver] as const;
+const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver, InventoryLevelResolver, InventoryLevelPageResolver, InventoryStatsResolver] as const;
 
 export const inventorySubgraph: SubgraphDefinition = {
   name: 'inventory',
@@ -55,6 +57,7 @@ export const inventorySubgraph: SubgraphDefinition = {
       items: new InventoryItemService(deps.orm, deps.boss),
       levels: new InventoryLevelService(deps.orm),
       shipments: new InboundShipmentService(deps.orm, deps.boss),
+      stats: new InventoryStatsReads(deps.orm),
     };
     const resolverDeps = { ...services, accounts: deps.accounts };
     return buildFederatedSchema({

@@ -9,14 +9,17 @@ import { Migration20261203000300_product_facts } from './migrations/Migration202
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
 import { Migration20261215000100_erased_marker } from './migrations/Migration20261215000100_erased_marker.js';
 import { ReturnsPrivacy } from './privacy.service.js';
+import { Migration20261220000100_return_stats } from './migrations/Migration20261220000100_return_stats.js';
 import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
+import { createReturnStatsQueue, startReturnStatsWorker } from './return-stats.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
 import { ReturnItemResolver, ReturnPageResolver, ReturnResolver } from './return.resolver.js';
 import { CompatResolver, ReturnWindowPageResolver } from './compat.resolver.js';
 import { OrderResolver } from './order.resolver.js';
 import { StoreSettingsResolver } from './store-settings.resolver.js';
 import { CustomerReturnsResolver } from './customer.resolver.js';
+import { ReturnStatsResolver } from './return-stats.resolver.js';
 import { CustomerReference } from './customer.type.js';
 import { CustomerExportResolver } from './customer-export.resolver.js';
 import { CustomerExportReference } from './customer-export.type.js';
@@ -27,9 +30,10 @@ import { ReturnChanges } from './return.changes.js';
 import { ReturnCreation } from './return.creation.js';
 import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
+import { ReturnStatsReads } from './return-stats.rows.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
-const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, CustomerExportResolver] as const;
+const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, CustomerExportResolver, ReturnStatsResolver] as const;
 const orphanedTypes = [CustomerReference, CustomerExportReference];
 
 export const returnsSubgraph: SubgraphDefinition = {
@@ -47,6 +51,7 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261203000300_product_facts', class: Migration20261203000300_product_facts },
       { name: 'Migration20261203000400_item_restock', class: Migration20261203000400_item_restock },
       { name: 'Migration20261215000100_erased_marker', class: Migration20261215000100_erased_marker },
+      { name: 'Migration20261220000100_return_stats', class: Migration20261220000100_return_stats },
     ],
   },
   async build(deps?: SubgraphDeps) {
@@ -65,6 +70,7 @@ export const returnsSubgraph: SubgraphDefinition = {
         new StoreSettingsResolver(resolverDeps),
         new CustomerReturnsResolver(resolverDeps),
         new CustomerExportResolver(resolverDeps),
+        new ReturnStatsResolver({ accounts: deps.accounts, stats: new ReturnStatsReads(deps.orm) }),
       ],
       references: returnReferences(resolverDeps),
     });
@@ -72,10 +78,12 @@ export const returnsSubgraph: SubgraphDefinition = {
   createQueues: async (boss) => {
     await createCompletionQueue(boss);
     await createProductFactsQueue(boss);
+    await createReturnStatsQueue(boss);
   },
   startWorkers: async (deps) => {
     await startCompletionWorker(deps, services(deps).changes);
     await startProductFactsWorker(deps);
+    await startReturnStatsWorker(deps);
   },
   privacy: (deps) => new ReturnsPrivacy(deps.orm).participants(),
 };

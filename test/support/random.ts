@@ -11,6 +11,11 @@ import { onTestFailed } from 'vitest';
 export function seededRandom(): () => number {
   const seed = seedFrom('TEST_SEED', () => randomInt(2 ** 32));
   onTestFailed(() => console.error(`random seed ${seed}: replay with TEST_SEED=${seed}`));
+  return randomFrom(seed);
+}
+
+/** The sequence of one seed, for data made outside a test (a `beforeAll` that seeds a fixed data set). */
+export function randomFrom(seed: number): () => number {
   let counter = 0;
   // The first 4 bytes of SHA-256(seed:counter): slower than a dedicated generator, but obviously
   // deterministic and evenly spread, and tests draw a few thousand numbers at most.

@@ -1,0 +1,207 @@
+import pg from 'pg';
+import { freePort } from '../platform/db/embedded-postgres.js';
+import { createBenchAccount, withBenchBed } from './support/compare.js';
+import { startProcess } from './support/processes.js';
+
+/**
+ * `npm run bench:analytics`: `eventStats` (count and unique customers, a 90-day daily series over
+ * BENCH_EVENTS events of one store) and `returnStats` (by REASON, a 90-day daily series over
+ * BENCH_RETURNS returns and twice as many orders) through the whole HTTP -> gateway -> subgraph
+ * path, against the straightforward SQL over the same tables (`group by date_trunc(...)`,
+ * `count(distinct ...)`) measured in the same run, alternating, on a durable PostgreSQL. Data are
+ * seeded set-based (the rollup triggers run as they would for any insert), then vacuumed.
+ *
+ * Knobs: BENCH_EVENTS (1,000,000), BENCH_RETURNS (500,000), BENCH_RUNS (20 of each, after 3
+ * warm-up runs), BENCH_SESSION (events per shopping session, 4: a customer's events minutes apart).
+ */
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const RETURNS = Number(process.env.BENCH_RETURNS ?? 500_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const SESSION = Number(process.env.BENCH_SESSION ?? 4);
+const CUSTOMERS = Math.max(1, Math.round(EVENTS / 20));
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const ZONE = 'America/New_York';
+const DAY = 86_400_000;
+// The data span 120 days before END; the window is the last 90 (across the autumn clock change).
+const END = Date.parse('2026-12-01T05:00:00Z');
+const WINDOW = { from: new Date(END - 90 * DAY).toISOString(), until: new Date(END).toISOString(), interval: 'DAY', timeZone: ZONE };
+
+interface Figures {
+  p50: number;
+  p95: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** Runs the two alternately (warm-up first), `RUNS` times each; wall time per answer. */
+async function alternate(service: () => Promise<unknown>, baseline: () => Promise<unknown>): Promise<[Figures, Figures]> {
+  for (let i = 0; i < 3; i++) {
+    await service();
+    await baseline();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, run] of [service, baseline].entries()) {
+      const t0 = performance.now();
+      await run();
+      times[k]!.push(performance.now() - t0);
+    }
+  }
+  return times.map((t) => {
+    const sorted = [...t].sort((a, b) => a - b);
+    return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+  }) as [Figures, Figures];
+}
+
+async function main() {
+  await withBenchBed('analytics', async ({ db, client, children }) => {
+    const port = await freePort();
+    const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'false', API_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production' };
+    children.push(await startProcess('dist/server/main.js', ['all'], env, port));
+    const base = `http://127.0.0.1:${port}`;
+    const account = await createBenchAccount(base, ADMIN);
+    const store = account.storeId;
+    await client.connect();
+    const start = new Date(END - 120 * DAY).toISOString();
+
+    console.log(`seeding ${EVENTS.toLocaleString()} events of ${CUSTOMERS.toLocaleString()} customers (sessions of ${SESSION}), ${RETURNS.toLocaleString()} returns of ${(2 * RETURNS).toLocaleString()} orders...`);
+    let t0 = performance.now();
+    await client.query(
+      `insert into events.customer (id, store_id, email, created_at, updated_at)
+       select 'cus_B' || lpad(g::text, 24, '0'), $1, 'c' || g || '@bench.example', now(), now() from generate_series(1, $2::int) g`,
+      [store, CUSTOMERS],
+    );
+    // A session: one customer's events minutes apart, at a time spread over the span (more in the evening).
+    await client.query(
+      `insert into events.custom_event (id, store_id, customer_id, event_name, event_timestamp, data, received_at)
+       select 'evt_B' || lpad(g::text, 24, '0'), $1, 'cus_B' || lpad((1 + abs(hashint4(g / $4)) % $3)::text, 24, '0'), 'Viewed Product',
+              $2::timestamptz + (abs(hashint4(g / $4 + 1000000007)) % (120 * 86400)) * interval '1 second' + (g % $4) * interval '2 minutes',
+              jsonb_build_object('price', g % 200), now()
+         from generate_series(0, $5::int - 1) g`,
+      [store, start, CUSTOMERS, SESSION, EVENTS],
+    );
+    const eventSeconds = (performance.now() - t0) / 1000;
+    t0 = performance.now();
+    await client.query(
+      `insert into returns."order" (id, store_id, provider, external_id, name, currency, created_at, updated_at)
+       select 'ord_B' || lpad(g::text, 24, '0'), $1, 'custom', 'B-' || g, '#' || g, case when g % 10 = 0 then 'EUR' else 'USD' end,
+              $2::timestamptz + (abs(hashint4(g)) % (120 * 86400)) * interval '1 second', now()
+         from generate_series(1, $3::int) g`,
+      [store, start, 2 * RETURNS],
+    );
+    await client.query(
+      `insert into returns.order_line_item (id, order_id, external_id, position, sku, title, quantity, price)
+       select 'oli_B' || lpad(g::text, 24, '0'), 'ord_B' || lpad(g::text, 24, '0'), 'l1', 0, 'SKU-' || (g % 400), 'Thing', 1 + g % 3, 10 + g % 90
+         from generate_series(1, $1::int) g`,
+      [2 * RETURNS],
+    );
+    // Every other order comes back, a few days after it was placed.
+    await client.query(
+      `insert into returns.return (id, store_id, order_id, status, type, order_name, currency, created_at, updated_at)
+       select 'ret_B' || lpad(g::text, 24, '0'), $1, o.id, case when g % 9 = 0 then 'open' when g % 13 = 0 then 'rejected' else 'complete' end,
+              'return', o.name, o.currency, o.created_at + (2 + g % 12) * interval '1 day', now()
+         from generate_series(1, $2::int) g join returns."order" o on o.id = 'ord_B' || lpad((2 * g)::text, 24, '0')`,
+      [store, RETURNS],
+    );
+    await client.query(
+      `insert into returns.return_item (id, return_id, order_line_item_id, position, quantity, reason, compensation, refund_amount, product_value)
+       select 'rti_B' || lpad(g::text, 24, '0'), 'ret_B' || lpad(g::text, 24, '0'), 'oli_B' || lpad((2 * g)::text, 24, '0'), 0, 1,
+              (array['Too small', 'Too large', 'Arrived damaged', 'Not as described', 'Changed my mind', 'Wrong item', 'Late', 'Other'])[1 + abs(hashint4(g)) % 8],
+              (array['refund', 'refund', 'store_credit', 'exchange'])[1 + g % 4], (10 + g % 90)::numeric + 0.99, 10 + g % 90
+         from generate_series(1, $1::int) g`,
+      [RETURNS],
+    );
+    const returnSeconds = (performance.now() - t0) / 1000;
+    t0 = performance.now();
+    // As the service keeps them: the minute's compaction job folds the appended deltas (reads are exact
+    // either way), in passes short enough for the service's statement timeout.
+    for (let i = 0; ; i++) {
+      const { rows } = await client.query(`select exists (select 1 from returns.return_stat where not compacted) or exists (select 1 from returns.order_stat where not compacted) as dirty`);
+      if (!(rows[0] as { dirty: boolean }).dirty) break;
+      if (i === 600) throw new Error('the service did not compact the returns rollups within 10 minutes');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const compactSeconds = (performance.now() - t0) / 1000;
+    t0 = performance.now();
+    await client.query('vacuum analyze');
+    const [sizes] = (
+      await client.query(
+        `select (select count(*) from events.event_stat)::int as "eventRollup", (select count(*) from returns.return_stat)::int as "returnRollup",
+                (select count(*) from returns.order_stat)::int as "orderRollup"`,
+      )
+    ).rows as { eventRollup: number; returnRollup: number; orderRollup: number }[];
+    console.log(
+      `seeded: events ${eventSeconds.toFixed(0)} s, returns and orders ${returnSeconds.toFixed(0)} s (triggers included), compacted within ${compactSeconds.toFixed(0)} s, vacuum ${((performance.now() - t0) / 1000).toFixed(0)} s; ` +
+        `rollup rows: events ${sizes!.eventRollup.toLocaleString()}, returns ${sizes!.returnRollup.toLocaleString()}, orders ${sizes!.orderRollup.toLocaleString()}`,
+    );
+
+    const graphql = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${account.apiSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: T; errors?: unknown[] };
+      if (!body.data || body.errors) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
+      return body.data;
+    };
+    // The baseline runs its statements at once on a pool of its own, as the service runs its reads.
+    const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    const [from, until] = [WINDOW.from, WINDOW.until];
+
+    const eventQuery = `query($s: ID!, $w: TimeWindowInput!) { eventStats(storeId: $s, eventName: "Viewed Product", window: $w) { totals { count uniqueCustomers } series { start measures { count uniqueCustomers } } } }`;
+    const eventService = () => graphql<{ eventStats: { totals: { count: number; uniqueCustomers: number }; series: unknown[] } }>(eventQuery, { s: store, w: WINDOW });
+    const eventBaseline = () =>
+      pool.query(
+        `select date_trunc('day', event_timestamp at time zone $5) as day, count(*)::int as count, count(distinct customer_id)::int as customers
+           from events.custom_event where store_id = $1 and event_name = $2 and event_timestamp >= $3 and event_timestamp < $4 group by rollup (1)`,
+        [store, 'Viewed Product', from, until, ZONE],
+      );
+    const [ours, theirs] = await Promise.all([eventService(), eventBaseline()]);
+    const total = theirs.rows.find((r: { day: Date | null }) => r.day === null) as { count: number; customers: number };
+    if (ours.eventStats.totals.count !== total.count || ours.eventStats.totals.uniqueCustomers !== total.customers) {
+      throw new Error(`eventStats and the SQL disagree: ${JSON.stringify(ours.eventStats.totals)} vs ${JSON.stringify(total)}`);
+    }
+    const eventFigures = await alternate(eventService, eventBaseline);
+
+    const returnQuery = `query($s: ID!, $w: TimeWindowInput!) { returnStats(storeId: $s, window: $w, by: REASON) {
+      totals { returns items returnRate refund { amount currency } storeCredit { amount currency } exchange { amount currency } }
+      series { start measures { returns items returnRate refund { amount currency } storeCredit { amount currency } exchange { amount currency } } }
+      groups { key measures { returns items returnRate refund { amount currency } } } } }`;
+    const returnService = () => graphql<{ returnStats: { totals: { returns: number; items: number } } }>(returnQuery, { s: store, w: WINDOW });
+    const money = `sum(i.refund_amount) filter (where i.compensation = 'refund') as refund, sum(i.refund_amount) filter (where i.compensation = 'store_credit') as store_credit,
+                   sum(i.refund_amount) filter (where i.compensation = 'exchange') as exchange`;
+    const returnBaseline = () =>
+      Promise.all([
+        pool.query(
+          `select date_trunc('day', r.created_at at time zone $4) as day, r.currency, count(distinct r.id)::int as returns, coalesce(sum(i.quantity), 0)::int as items, ${money}
+             from returns.return r left join returns.return_item i on i.return_id = r.id and i.status = 'active'
+            where r.store_id = $1 and r.created_at >= $2 and r.created_at < $3 group by 1, 2`,
+          [store, from, until, ZONE],
+        ),
+        pool.query(
+          `select i.reason, r.currency, count(distinct r.id)::int as returns, sum(i.quantity)::int as items, ${money}
+             from returns.return r join returns.return_item i on i.return_id = r.id and i.status = 'active'
+            where r.store_id = $1 and r.created_at >= $2 and r.created_at < $3 group by 1, 2`,
+          [store, from, until],
+        ),
+        pool.query(
+          `select date_trunc('day', o.created_at at time zone $4) as day, sum(l.quantity)::int as units
+             from returns."order" o join returns.order_line_item l on l.order_id = o.id and l.removed_at is null
+            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 group by 1`,
+          [store, from, until, ZONE],
+        ),
+      ]);
+    const [mine, sqlAnswer] = await Promise.all([returnService(), returnBaseline()]);
+    const sqlReturns = sqlAnswer[0].rows.reduce((n: number, r: { returns: number }) => n + r.returns, 0);
+    if (mine.returnStats.totals.returns !== sqlReturns) throw new Error(`returnStats and the SQL disagree: ${mine.returnStats.totals.returns} vs ${sqlReturns} returns`);
+    const returnFigures = await alternate(returnService, returnBaseline);
+    await pool.end();
+
+    const line = (name: string, [s, b]: [Figures, Figures], target: number) =>
+      `${name}\n  service  p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms (target: p50 at most ${target} ms: ${s.p50 <= target ? 'met' : 'NOT met'})\n` +
+      `  SQL      p50 ${b.p50.toFixed(1)} ms, p95 ${b.p95.toFixed(1)} ms\n  service/SQL p50 ${(s.p50 / b.p50).toFixed(2)}x (target: at most 1.00x: ${s.p50 <= b.p50 ? 'met' : 'NOT met'})`;
+    console.log(`\n${RUNS} runs of each, alternating; window ${WINDOW.from} .. ${WINDOW.until} by DAY in ${ZONE}; service = HTTP -> gateway -> subgraph (one process)\n`);
+    console.log(line(`eventStats count + uniqueCustomers, ${ours.eventStats.series.length} days over ${EVENTS.toLocaleString()} events (${ours.eventStats.totals.count.toLocaleString()} in the window)`, eventFigures, 300));
+    console.log(line(`returnStats by REASON, ${RETURNS.toLocaleString()} returns (${mine.returnStats.totals.returns.toLocaleString()} in the window)`, returnFigures, 150));
+  });
+}
+
+await main();

@@ -1,0 +1,128 @@
+import { bucketOf, MAX_GROUPS, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
+import type { Window } from '../../platform/analytics/time-window.input.js';
+import { Conditions } from '../../platform/db/keyset.js';
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { SegmentCompiler, type PropertyCondition } from './segment.query.js';
+
+/**
+ * The reads behind `eventStats`. Count and distinct customers alone come from the hourly rollup
+ * (`event_stat`, one row per customer and hour) for the whole hours of the window and from the
+ * events for its edges; anything that looks inside an event (`where`, `by`, `sumProperty`) is
+ * answered from the events themselves, over the (store, event name, time) index.
+ */
+
+export interface EventSums {
+  count: number;
+  customers: number;
+  sum: number | null;
+}
+
+export interface EventStatRows {
+  /** By the bucket's index in the window. */
+  buckets: Map<number, EventSums>;
+  totals: EventSums;
+  groups: (EventSums & { key: string })[];
+}
+
+export interface EventQuestion {
+  where?: PropertyCondition[];
+  by?: string;
+  sumProperty?: string;
+}
+
+const NONE: EventSums = { count: 0, customers: 0, sum: null };
+
+export class EventStatsReads {
+  constructor(private readonly orm: Orm) {}
+
+  async stats(storeId: string, eventName: string, window: Window, question: EventQuestion): Promise<EventStatRows> {
+    return question.where?.length || question.by !== undefined || question.sumProperty !== undefined
+      ? this.fromEvents(storeId, eventName, window, question)
+      : this.fromRollup(storeId, eventName, window);
+  }
+
+  /** Count and distinct customers per bucket, and distinct customers over the window. */
+  private async fromRollup(storeId: string, eventName: string, window: Window): Promise<EventStatRows> {
+    const c = new Conditions();
+    const [store, name] = [c.p(storeId), c.p(eventName)];
+    const bucket = bucketOf(c, window);
+    const { slots, raw } = readRanges(window, { perBucket: true });
+    const branches: string[] = [];
+    if (slots.length) {
+      branches.push(`select ${bucket('s.slot')} as bucket, s.customer_id, s.events as n
+        from ${rangesFrom(c, slots)} join event_stat s on s.store_id = ${store} and s.event_name = ${name} and s.slot >= r.lo and s.slot < r.hi`);
+    }
+    if (raw.length) {
+      branches.push(`select ${bucket('e.event_timestamp')} as bucket, e.customer_id, 1 as n
+        from ${rangesFrom(c, raw)} join custom_event e on e.store_id = ${store} and e.event_name = ${name} and e.event_timestamp >= r.lo and e.event_timestamp < r.hi`);
+    }
+    // Per bucket and customer first: a bucket's distinct customers are then its rows, the window's a second grouping.
+    const rows = await sql<{ bucket: number; count: number; customers: number }>(
+      this.orm.em.fork(),
+      `with per as materialized (select bucket, customer_id, sum(n) as n from (${branches.join(' union all ')}) t group by bucket, customer_id)
+       select bucket, sum(n)::float8 as count, count(*)::int as customers from per group by bucket
+       union all
+       select -1, 0, count(*)::int from (select customer_id from per group by customer_id) w`,
+      c.params,
+    );
+    const buckets = new Map<number, EventSums>();
+    let totals = NONE;
+    for (const row of rows) {
+      if (row.bucket < 0) totals = { ...totals, customers: row.customers };
+      else buckets.set(row.bucket, { count: row.count, customers: row.customers, sum: null });
+    }
+    totals = { ...totals, count: [...buckets.values()].reduce((n, b) => n + b.count, 0) };
+    return { buckets, totals, groups: [] };
+  }
+
+  /** Everything from the events of the window: those meeting `where`, grouped by `by`, summing `sumProperty`. */
+  private async fromEvents(storeId: string, eventName: string, window: Window, question: EventQuestion): Promise<EventStatRows> {
+    const compiler = new SegmentCompiler(storeId);
+    const where = compiler.eventProperties(question.where ?? [], 'e', '/where');
+    compiler.check('A where condition is invalid.');
+    const c = new Conditions(compiler.params);
+    const bucket = bucketOf(c, window);
+    const scalar = (key: string) => `case when jsonb_typeof(e.data -> ${key}) in ('string', 'number', 'boolean') then e.data ->> ${key} end`;
+    const key = question.by === undefined ? 'null::text' : scalar(c.p(question.by, 'text'));
+    const sumKey = question.sumProperty === undefined ? undefined : c.p(question.sumProperty, 'text');
+    const value = sumKey ? `case when jsonb_typeof(e.data -> ${sumKey}) = 'number' then (e.data -> ${sumKey})::numeric end` : 'null::numeric';
+    const sums = `count(*)::float8 as count, count(distinct customer_id)::int as customers, ${sumKey ? 'coalesce(sum(value), 0)::float8' : 'null::float8'} as sum`;
+    const rows = await sql<EventSums & { kind: 'bucket' | 'total' | 'group'; bucket: number | null; key: string | null }>(
+      this.orm.em.fork(),
+      `with t as materialized (
+         select ${bucket('e.event_timestamp')} as bucket, ${key} as key, e.customer_id, ${value} as value
+           from custom_event e
+          where e.store_id = $1 and e.event_name = ${c.p(eventName)} and e.event_timestamp >= ${c.p(new Date(window.from).toISOString(), 'timestamptz')}
+            and e.event_timestamp < ${c.p(new Date(window.until).toISOString(), 'timestamptz')} and ${where})
+       select 'bucket' as kind, bucket, null as key, ${sums} from t group by bucket
+       union all
+       select 'total', null, null, ${sums} from t
+       union all
+       (select 'group', null, key, ${sums} from t where key is not null group by key order by count(*) desc, key limit ${MAX_GROUPS})`,
+      c.params,
+    );
+    const buckets = new Map<number, EventSums>();
+    let totals: EventSums = { ...NONE, sum: sumKey ? 0 : null };
+    const groups: EventStatRows['groups'] = [];
+    for (const { kind, bucket: index, key: groupKey, count, customers, sum } of rows) {
+      if (kind === 'bucket') buckets.set(index!, { count, customers, sum });
+      else if (kind === 'total') totals = { count, customers, sum };
+      else groups.push({ key: groupKey!, count, customers, sum });
+    }
+    return { buckets, totals, groups };
+  }
+
+  /** The store's event names, alphabetically: a skip over the rollup's key, one index probe per name. */
+  async eventNames(storeId: string): Promise<string[]> {
+    const rows = await sql<{ name: string }>(
+      this.orm.em.fork(),
+      `with recursive names(name) as (
+         (select event_name from event_stat where store_id = $1 order by event_name limit 1)
+         union all
+         select (select s.event_name from event_stat s where s.store_id = $1 and s.event_name > names.name order by s.event_name limit 1) from names where names.name is not null
+       ) select name from names where name is not null`,
+      [storeId],
+    );
+    return rows.map((r) => r.name);
+  }
+}

@@ -1,0 +1,117 @@
+import { bucketOf, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
+import type { Window } from '../../platform/analytics/time-window.input.js';
+import { Conditions } from '../../platform/db/keyset.js';
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { timeBoundInstant } from '../../platform/validation/index.js';
+import type { ReturnFilter } from './return.schemas.js';
+
+/**
+ * The reads behind `returnStats`: the hourly rollups (`return_stat`, `order_stat`) for the whole
+ * hours of a window, the per-return rows (`return_stat_source`) and the orders for its edges
+ * (migration Migration20261220000100_return_stats). Each answers sums per bucket (or over the
+ * window) and key and currency; the view turns them into measures.
+ */
+
+/** What a dimension reads: the return's own rows ('') or its items' (by reason, sku, outcome), and the column it groups by. */
+export interface StatShape {
+  dim: '' | 'REASON' | 'SKU' | 'OUTCOME';
+  key: 'status' | 'type' | 'key' | null;
+}
+
+export interface StatRow {
+  /** The bucket's index in the window (0 when read over the whole window). */
+  bucket: number;
+  key: string;
+  currency: string;
+  returns: number;
+  items: number;
+  refund: string;
+  storeCredit: string;
+  exchange: string;
+}
+
+export interface OrderedRow {
+  bucket: number;
+  key: string;
+  units: number;
+}
+
+/** Filters on what the rollup does not keep (a return's update time, its order's name) are read from the rows alone. */
+function needsRows(filter: ReturnFilter): boolean {
+  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName);
+}
+
+const instantMs = (value: string | null | undefined) => {
+  const bound = value ? timeBoundInstant(value) : undefined;
+  return bound ? Date.parse(bound) : undefined;
+};
+const instant = (value: string | null | undefined) => (value ? timeBoundInstant(value) : undefined);
+
+export class ReturnStatsReads {
+  constructor(private readonly orm: Orm) {}
+
+  /** Sums per bucket (or over the window: `perBucket` false), key and currency; `top` keeps the largest keys by returns. */
+  async returns(storeId: string, window: Window, shape: StatShape, filter: ReturnFilter, options: { perBucket: boolean; top?: number }): Promise<StatRow[]> {
+    const c = new Conditions();
+    const store = c.p(storeId);
+    const dim = c.p(shape.dim);
+    const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
+    const rawOnly = needsRows(filter);
+    const { slots, raw } = readRanges(window, { perBucket: options.perBucket, rawOnly, lo: instantMs(filter.createdAtMin), hi: instantMs(filter.createdAtMax) });
+    const onReturn = (alias: string) => {
+      const f = new Conditions(c.params);
+      f.when(filter.status, (v) => `${alias}.status = ${v}`).when(filter.type, (v) => `${alias}.type = ${v}`);
+      return f.clauses.map((clause) => ` and ${clause}`).join('');
+    };
+    const key = (alias: string) => (shape.key ? `${alias}.${shape.key}` : `''`);
+    const branches: string[] = [];
+    if (slots.length) {
+      branches.push(`select ${bucket('s.slot')} as bucket, ${key('s')} as key, s.currency, s.returns, s.items, s.refund, s.store_credit, s.exchange
+        from ${rangesFrom(c, slots)} join return_stat s on s.store_id = ${store} and s.dim = ${dim} and s.slot >= r.lo and s.slot < r.hi${onReturn('s')}`);
+    }
+    if (raw.length) {
+      const rows = new Conditions(c.params);
+      const join = rawOnly ? ' join return rr on rr.id = x.return_id' : '';
+      rows
+        .when(instant(filter.updatedAtMin), (v) => `rr.updated_at >= ${v}`, 'timestamptz')
+        .when(instant(filter.updatedAtMax), (v) => `rr.updated_at < ${v}`, 'timestamptz')
+        .when(filter.providerOrderName, (v) => `rr.order_name = ${v}`);
+      const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
+      branches.push(`select ${bucket('x.created_at')} as bucket, ${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange
+        from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${onReturn('x')}${extra}`);
+    }
+    if (!branches.length) return [];
+    const summed = `select bucket, key, currency, sum(returns)::int as returns, sum(items)::int as items, sum(refund)::text as refund,
+        sum(store_credit)::text as "storeCredit", sum(exchange)::text as exchange
+      from (${branches.join(' union all ')}) t group by bucket, key, currency`;
+    if (options.top === undefined) return sql<StatRow>(this.orm.em.fork(), summed, c.params);
+    return sql<StatRow>(
+      this.orm.em.fork(),
+      `with t as (${summed}), top as (select key from t group by key order by sum(returns) desc, key limit ${c.p(options.top, 'int')})
+       select t.* from t join top using (key)`,
+      c.params,
+    );
+  }
+
+  /** Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku) or for each of `skus`. */
+  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[] }): Promise<OrderedRow[]> {
+    const c = new Conditions();
+    const store = c.p(storeId);
+    const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
+    const { slots, raw } = readRanges(window, { perBucket: options.perBucket });
+    const skus = options.skus ? c.p(options.skus, 'text[]') : undefined;
+    const key = (column: string) => (skus ? column : `''`);
+    const branches: string[] = [];
+    if (slots.length) {
+      branches.push(`select ${bucket('s.slot')} as bucket, ${key('s.sku')} as key, s.units
+        from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
+    }
+    if (raw.length) {
+      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, l.quantity::bigint as units
+        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi
+        join order_line_item l on l.order_id = o.id and l.removed_at is null${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+    }
+    if (!branches.length) return [];
+    return sql<OrderedRow>(this.orm.em.fork(), `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);
+  }
+}
