@@ -3,6 +3,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadConfig, StartupError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
@@ -42,7 +43,7 @@ async function announceDemoAccount(runtime: Runtime, port: number): Promise<void
   );
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
+function listen(server: NetServer, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
@@ -56,6 +57,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
+}
+
+/** The port this role serves HTTP on (none for a worker; 0 asks the system for one). */
+function portFor(role: Role, config: Config, subgraph?: SubgraphName): number | undefined {
+  if (role === 'worker') return undefined;
+  return role === 'subgraph' ? config.subgraphPorts[subgraph!] : config.port;
+}
+
+/**
+ * Fails a start on a port already taken before the database and the workers start: the one line
+ * about the port comes at once, not after an embedded PostgreSQL was started (and stopped) for
+ * nothing. Listening later still reports a port taken in between.
+ */
+async function checkPortFree(port: number | undefined, host: string): Promise<void> {
+  if (!port) return;
+  const probe = createNetServer();
+  await listen(probe, port, host);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 }
 
 /** Stops accepting, lets in-flight requests finish (bounded), then drops what is left. */
@@ -105,6 +124,7 @@ export async function startService(
   subgraph?: SubgraphName,
   options: { onDatabaseLost?: () => void } = {},
 ): Promise<RunningService> {
+  await checkPortFree(portFor(role, config, subgraph), config.host);
   const runtime = await startRuntime(config, logger, { role, subgraph, onDatabaseLost: options.onDatabaseLost });
   try {
     return await serve(runtime, role, subgraph);
@@ -141,7 +161,7 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
     server = createServer(app);
     server.keepAliveTimeout = 65_000;
     try {
-      port = await listen(server, role === 'subgraph' ? config.subgraphPorts[subgraph!] : config.port, config.host);
+      port = await listen(server, portFor(role, config, subgraph)!, config.host);
     } catch (err) {
       await graphql.stop();
       throw err;
