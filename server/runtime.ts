@@ -10,18 +10,18 @@ import { openDatabase, type Database } from '../platform/db/database.js';
 import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
-import { subscribeQueue } from '../platform/outbox.js';
+import { registerOutboxConsumers, registerOutboxMetrics, startOutboxRetention } from '../platform/outbox-consumers.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
-import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+import { SUBGRAPHS } from '../subgraphs/index.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, WEBHOOKS_CONSUMER, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 import { platformSubgraph } from './platform-subgraph.js';
 
-/** Keeps every published event for webhook delivery, from the first start, so none is missed. */
-export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
+/** Every reader of the outbox: registered by every role from the first start, so none misses an event. */
+const OUTBOX_CONSUMERS = [...SUBGRAPH_NAMES.flatMap((name) => SUBGRAPHS[name].consumes ?? []), WEBHOOKS_CONSUMER];
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 
@@ -100,12 +100,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
   let stopWebhooks: (() => Promise<void>) | undefined;
+  const stopWorkers: (() => Promise<void>)[] = [];
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
     removeMetrics?.();
     // Deliveries in flight finish (or their leases run out) before the queue and pools close.
     await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
+    // So do the transactions of the subgraphs' own workers (event processing, outbox consumers).
+    for (const stop of stopWorkers.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
@@ -125,6 +128,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const platformOrm = await createOrm(database.url, platformDbModule, platformPool, logger);
     opened.push(platformOrm);
     await migrate(database.url, platformOrm, platformDbModule);
+    await registerOutboxConsumers(platformOrm, OUTBOX_CONSUMERS);
     const accounts = new AccountsService(platformOrm);
     credentialCache = new CredentialCache(database.url, logger);
     await credentialCache.start();
@@ -149,9 +153,13 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       pools[name] = { orm, max: config.dbPoolSize };
     }
     // Read at scrape time (GET /metrics): queue depths and ages, pool use.
-    removeMetrics = registerRuntimeMetrics(boss, pools);
+    const removeRuntimeMetrics = registerRuntimeMetrics(boss, pools);
+    const removeOutboxMetrics = registerOutboxMetrics(platformOrm, OUTBOX_CONSUMERS);
+    removeMetrics = () => {
+      removeRuntimeMetrics();
+      removeOutboxMetrics();
+    };
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
-    await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
     // Webhooks: subscriptions are served by the gateway roles (REST, and the platform subgraph's dashboard
@@ -173,14 +181,19 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
           inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(inventoryOrm, storeId, after, limit),
         }),
       };
-      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
       if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks })).schema;
       if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
     }
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
-      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
+      const stop = runsWorkers ? await SUBGRAPHS[name].startWorkers?.(deps[name]!) : undefined;
+      if (stop) stopWorkers.push(stop);
+    }
+    if (runsWorkers) {
+      const stopRetention = startOutboxRetention(platformOrm, logger);
+      stopWorkers.unshift(async () => stopRetention());
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
     watch.start();

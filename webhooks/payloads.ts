@@ -55,6 +55,9 @@ const TOPICS = {
 
 type Body<T extends WebhookTopic> = Static<(typeof TOPICS)[T]['body']>;
 
+/** Every contract some topic carries: what the fan-out reads from the outbox. */
+export const WEBHOOK_CONTRACTS: readonly OutboxContract[] = WEBHOOK_TOPICS.flatMap((t) => TOPICS[t].contracts);
+
 /** What a message is about: its topic, its payload's `type`, and the lane that orders it. */
 export interface Routed {
   topic: WebhookTopic;

@@ -7,7 +7,7 @@ import { Migration20261201000100_return_numbers_and_windows } from './migrations
 import { Migration20261203000100_v22_client_shapes } from './migrations/Migration20261203000100_v22_client_shapes.js';
 import { Migration20261203000300_product_facts } from './migrations/Migration20261203000300_product_facts.js';
 import { Migration20261203000400_item_restock } from './migrations/Migration20261203000400_item_restock.js';
-import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
+import { createProductFactsQueue, PRODUCT_FACTS_CONSUMER, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
 import { ReturnItemResolver, ReturnPageResolver, ReturnResolver } from './return.resolver.js';
@@ -67,9 +67,10 @@ export const returnsSubgraph: SubgraphDefinition = {
     await createCompletionQueue(boss);
     await createProductFactsQueue(boss);
   },
+  consumes: [PRODUCT_FACTS_CONSUMER],
   startWorkers: async (deps) => {
     await startCompletionWorker(deps, services(deps).changes);
-    await startProductFactsWorker(deps);
+    return startProductFactsWorker(deps);
   },
 };
 
@@ -79,7 +80,7 @@ function services(deps: SubgraphDeps) {
   const orders = new OrderService(deps.orm, orderReads);
   const settings = new StoreSettingsService(deps.orm);
   const reads = new ReturnReads(deps.orm);
-  const events = new ReturnEvents(deps.boss, reads, settings);
+  const events = new ReturnEvents(reads, settings);
   const creation = new ReturnCreation(deps.orm, reads, events, settings);
   const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
   return { reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };

@@ -27,3 +27,11 @@ export async function query<T = Record<string, unknown>>(url: string, text: stri
     await client.end();
   }
 }
+
+/**
+ * The outbox as the events' envelopes (`data`, as consumers receive them), for a `from` clause:
+ * `select data from ${OUTBOX_EVENTS} where data->>'subjectId' = $1 order by sequence`.
+ */
+export const OUTBOX_EVENTS = `(select sequence, jsonb_build_object('id', id, 'type', type, 'version', version, 'storeId', store_id, 'subjectType', subject_type,
+    'subjectId', subject_id, 'occurredAt', to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'sequence', sequence, 'data', data::jsonb) as data
+  from platform.outbox_event) outbox`;
