@@ -65,22 +65,25 @@ interface EventRow {
 }
 
 // The consumer's row is its lock: one process reads a consumer at a time, the others skip it.
-const STATE = `select c.snapshot::text, c.target::text, c.after::text, c.ceiling::text, pg_current_snapshot()::text as now, s.last_value::text as "lastValue"
-  from platform.outbox_consumer c, platform.outbox_sequence s where c.name = $1 for update of c skip locked`;
+const STATE = `select c.snapshot::text, c.target::text, c.after::text, c.ceiling::text, pg_current_snapshot()::text as now,
+  (select last_value from platform.outbox_sequence)::text as "lastValue"
+  from platform.outbox_consumer c where c.name = $1 for update skip locked`;
 
-const COLUMNS = `o.sequence::text, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType", o.subject_id as "subjectId",
+const COLUMNS = `o.sequence, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType", o.subject_id as "subjectId",
   o.occurred_at as "occurredAt", o.data`;
 
 /**
  * A window is the events of the transactions that committed between the position's snapshot ($1)
  * and the target ($2), in sequence order. Its start is found through the `tx` index (the rows of
- * transactions not older than the position's oldest running one); a window too large for one
+ * transactions not older than the position's oldest running one; materialized, so the planner
+ * cannot walk the primary key from the table's first row instead); a window too large for one
  * pass goes on in sequence order from the last event read ($5), up to the target's ceiling ($6).
  */
-const WINDOW_START = `select ${COLUMNS} from platform.outbox_event o
-  where o.tx >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(o.tx, $1::pg_snapshot) and pg_visible_in_snapshot(o.tx, $2::pg_snapshot)
-    and o.type = any($3::text[])
-  order by o.sequence limit $4`;
+const WINDOW_START = `with w as materialized (
+    select ${COLUMNS} from platform.outbox_event o
+     where o.tx >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(o.tx, $1::pg_snapshot) and pg_visible_in_snapshot(o.tx, $2::pg_snapshot)
+       and o.type = any($3::text[]))
+  select * from w order by w.sequence limit $4`;
 
 const WINDOW_NEXT = `select ${COLUMNS} from platform.outbox_event o
   where o.sequence > $5::bigint and o.sequence <= $6::bigint and not pg_visible_in_snapshot(o.tx, $1::pg_snapshot) and pg_visible_in_snapshot(o.tx, $2::pg_snapshot)

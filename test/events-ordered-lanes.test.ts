@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
-import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
+import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { deadLetterQueue } from '../platform/dead-letters.js';
 import { useTestAccount, useTestApp } from './support/app.js';
@@ -19,7 +19,7 @@ describe('custom event processing with several transactions in flight', () => {
 
   it('applies a backlog in the order it was accepted: last field values win, the first uniqueId wins', async () => {
     const { boss, deps } = app.service.runtime;
-    await boss.offWork(CUSTOM_EVENTS_QUEUE);
+    await stopCustomEventWorkers(boss);
     const customers = ['a', 'b', 'c'];
     const n = 60;
     // One request at a time, so the jobs' creation order is the acceptance order.
@@ -33,7 +33,7 @@ describe('custom event processing with several transactions in flight', () => {
       });
     }
     const { config } = app;
-    await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+    await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
     await drained(app.databaseUrl);
 
     const profiles = await customersOf(app.databaseUrl, account.storeId);
@@ -56,14 +56,14 @@ describe('custom event processing with several transactions in flight', () => {
        create trigger refuse_lane_poison before insert on events.custom_event for each row when (new.event_name = 'Poison') execute function events.refuse_lane_poison();`,
     );
     try {
-      await boss.offWork(CUSTOM_EVENTS_QUEUE);
+      await stopCustomEventWorkers(boss);
       // No retries: the bad job goes to the dead letters at its first failure.
       await boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 0 });
       for (let k = 0; k < 30; k++) {
         await accept(app, other, { eventName: k === 10 ? 'Poison' : 'Step', customer: { email: `${['a', 'b', 'c'][k % 3]}@example.com` }, data: { k: k + 1 } });
       }
       const { config } = app;
-      await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+      await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
       await drained(app.databaseUrl);
       const stored = await storedEvents(app.databaseUrl, other.storeId);
       expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, k) => k).filter((k) => k !== 10));
