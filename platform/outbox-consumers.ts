@@ -280,30 +280,31 @@ export async function startOutboxConsumer(options: OutboxConsumerOptions): Promi
 
 /**
  * Deletes the events every consumer has passed (the transactions older than each position's oldest
- * running one), at most `limit` per call; one process at a time. Returns how many it deleted.
+ * running one) once they are `keepSeconds` old, at most `limit` per call; one process at a time.
+ * Returns how many it deleted.
  */
-export async function sweepOutbox(orm: Orm, limit = 20_000): Promise<number> {
+export async function sweepOutbox(orm: Orm, keepSeconds = 0, limit = 20_000): Promise<number> {
   return orm.em.fork().transactional(async (em) => {
     const rows = await sql<{ n: number }>(
       em,
       `with horizon as (select min(pg_snapshot_xmin(snapshot)) as tx from platform.outbox_consumer where pg_try_advisory_xact_lock(hashtext('outbox:retention'))),
             gone as (delete from platform.outbox_event where sequence = any(array(
-              select o.sequence from platform.outbox_event o, horizon h where o.tx < h.tx limit $1)) returning 1)
+              select o.sequence from platform.outbox_event o, horizon h where o.tx < h.tx and o.occurred_at < now() - make_interval(secs => $2) limit $1)) returning 1)
        select count(*)::int as n from gone`,
-      [limit],
+      [limit, keepSeconds],
     );
     return rows[0]!.n;
   });
 }
 
 /** Retention in a worker process: a sweep every few seconds, again at once while a sweep is full. Returns the stop function. */
-export function startOutboxRetention(orm: Orm, logger: Logger, everyMs = 5_000): () => void {
+export function startOutboxRetention(orm: Orm, logger: Logger, keepSeconds: number, everyMs = 5_000): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const tick = async () => {
     let deleted = 0;
     try {
-      deleted = await sweepOutbox(orm);
+      deleted = await sweepOutbox(orm, keepSeconds);
     } catch (err) {
       logger.warn({ err }, 'outbox retention sweep failed');
     }

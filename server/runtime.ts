@@ -192,7 +192,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       if (stop) stopWorkers.push(stop);
     }
     if (runsWorkers) {
-      const stopRetention = startOutboxRetention(platformOrm, logger);
+      const stopRetention = startOutboxRetention(platformOrm, logger, config.outboxKeepSeconds);
       stopWorkers.unshift(async () => stopRetention());
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
