@@ -197,7 +197,7 @@ export class OutboxConsumer {
     while (this.running) {
       const limit = single ? 1 : this.batchSize;
       const handOver = failures >= ATTEMPT_PAUSES_MS.length;
-      let consumed = 0;
+      let consumed: number;
       try {
         consumed = await this.pass(limit, handOver);
         if (handOver && consumed) this.options.logger.error({ consumer: this.name }, 'an outbox event kept failing; handed to the consumer queue');
