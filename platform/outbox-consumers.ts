@@ -54,6 +54,8 @@ interface StateRow {
 
 interface EventRow {
   sequence: string;
+  /** Whether the consumer needs the event (`wanted`); the payload is read only then. */
+  wanted: boolean;
   id: string;
   type: string;
   version: number;
@@ -69,8 +71,8 @@ const STATE = `select c.snapshot::text, c.target::text, c.after::text, c.ceiling
   (select last_value from platform.outbox_sequence)::text as "lastValue"
   from platform.outbox_consumer c where c.name = $1 for update skip locked`;
 
-const COLUMNS = `o.sequence, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType", o.subject_id as "subjectId",
-  o.occurred_at as "occurredAt", o.data`;
+const columns = (wanted: string) => `o.sequence, (${wanted}) as wanted, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType",
+  o.subject_id as "subjectId", o.occurred_at as "occurredAt"`;
 
 /**
  * A window is the events of the transactions that committed between the position's snapshot ($1)
@@ -79,13 +81,13 @@ const COLUMNS = `o.sequence, o.id, o.type, o.version, o.store_id as "storeId", o
  * cannot walk the primary key from the table's first row instead); a window too large for one
  * pass goes on in sequence order from the last event read ($5), up to the target's ceiling ($6).
  */
-const WINDOW_START = `with w as materialized (
-    select ${COLUMNS} from platform.outbox_event o
+const windowStart = (wanted: string) => `with w as materialized (
+    select ${columns(wanted)}, o.data from platform.outbox_event o
      where o.tx >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(o.tx, $1::pg_snapshot) and pg_visible_in_snapshot(o.tx, $2::pg_snapshot)
        and o.type = any($3::text[]))
-  select * from w order by w.sequence limit $4`;
+  select w.*, case when w.wanted then w.data end as data from w order by w.sequence limit $4`;
 
-const WINDOW_NEXT = `select ${COLUMNS} from platform.outbox_event o
+const windowNext = (wanted: string) => `select ${columns(wanted)}, case when (${wanted}) then o.data end as data from platform.outbox_event o
   where o.sequence > $5::bigint and o.sequence <= $6::bigint and not pg_visible_in_snapshot(o.tx, $1::pg_snapshot) and pg_visible_in_snapshot(o.tx, $2::pg_snapshot)
     and o.type = any($3::text[])
   order by o.sequence limit $4`;
@@ -108,6 +110,12 @@ export interface OutboxConsumerOptions {
   idleMs?: number;
   /** After a pass that consumed events (e.g. wake a deliverer). */
   onConsumed?: (count: number) => void;
+  /**
+   * Which events of its types the consumer needs, as SQL on the outbox row `o`, run on the
+   * consumer's connection (so it may read the consumer's own tables): the others move its position
+   * without their payload being read or applied. All of them by default.
+   */
+  wanted?: string;
 }
 
 /** The pauses after each failed attempt of one event alone; after the last, the event is handed to the consumer's queue. */
@@ -134,6 +142,8 @@ class ApplyFailed extends Error {
 export class OutboxConsumer {
   private readonly types: string[];
   private readonly batchSize: number;
+  private readonly windowStart: string;
+  private readonly windowNext: string;
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -141,6 +151,8 @@ export class OutboxConsumer {
   constructor(private readonly options: OutboxConsumerOptions) {
     this.types = typesOf(options.declaration);
     this.batchSize = options.batchSize ?? 1000;
+    this.windowStart = windowStart(options.wanted ?? 'true');
+    this.windowNext = windowNext(options.wanted ?? 'true');
   }
 
   get name(): string {
@@ -148,9 +160,9 @@ export class OutboxConsumer {
   }
 
   /**
-   * One pass: at most `limit` events, applied (or, handing over, queued) and the position moved, in
-   * one transaction. Returns how many events it read; 0 when there were none or another process
-   * holds the consumer.
+   * One pass: at most `limit` events, the wanted ones applied (or, handing over, queued), and the
+   * position moved, in one transaction. Returns how many events it read; 0 when there were none or
+   * another process holds the consumer.
    */
   async pass(limit = this.batchSize, handOver = false): Promise<number> {
     return this.options.orm.em.fork().transactional(async (em) => {
@@ -159,21 +171,21 @@ export class OutboxConsumer {
       const target = state.target ?? state.now;
       const ceiling = state.target ? state.ceiling! : state.lastValue;
       const rows = state.after
-        ? await sql<EventRow>(em, WINDOW_NEXT, [state.snapshot, target, this.types, limit, state.after, ceiling])
-        : await sql<EventRow>(em, WINDOW_START, [state.snapshot, target, this.types, limit]);
-      const events = rows.map(toEvent);
+        ? await sql<EventRow>(em, this.windowNext, [state.snapshot, target, this.types, limit, state.after, ceiling])
+        : await sql<EventRow>(em, this.windowStart, [state.snapshot, target, this.types, limit]);
+      const events = rows.filter((r) => r.wanted).map(toEvent);
       if (events.length) {
         if (handOver) await enqueueInTransaction(this.options.boss, em, this.name, events);
         else await this.options.apply(em, events).catch((err: unknown) => Promise.reject(new ApplyFailed(err)));
-      } else if (target === state.snapshot) {
+      } else if (!rows.length && target === state.snapshot) {
         return 0;
       } else {
-        // Only the position moves (past other consumers' events): losing it in a crash costs a re-read, so no flush wait.
+        // Only the position moves (nothing of this consumer's own): losing it in a crash costs a re-read, so no flush wait.
         await sql(em, `select set_config('synchronous_commit', 'off', true)`);
       }
       const done = rows.length < limit;
       await sql(em, ADVANCE, done ? [this.name, target, null, null, null] : [this.name, state.snapshot, target, rows[rows.length - 1]!.sequence, ceiling]);
-      return events.length;
+      return rows.length;
     });
   }
 

@@ -47,5 +47,14 @@ export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunne
     { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     (jobs) => advanceRuns(runner, jobs, logger),
   );
-  return startOutboxConsumer({ declaration: FLOW_TRIGGERS_CONSUMER, orm, boss, logger, batchSize: 250, apply: (em, events) => startRunsFor(runner, em, events) });
+  return startOutboxConsumer({
+    declaration: FLOW_TRIGGERS_CONSUMER,
+    orm,
+    boss,
+    logger,
+    batchSize: 250,
+    apply: (em, events) => startRunsFor(runner, em, events),
+    // The events of stores without an active flow start nothing: read, not applied.
+    wanted: `exists (select 1 from flow f where f.store_id = o.store_id and f.status = 'ACTIVE')`,
+  });
 }
