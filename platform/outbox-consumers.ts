@@ -66,9 +66,13 @@ interface EventRow {
   data: unknown;
 }
 
-// The consumer's row is its lock: one process reads a consumer at a time, the others skip it.
+/**
+ * The consumer's row is its lock: one process reads a consumer at a time, the others skip it. Locking
+ * it makes the pass a writing transaction, whose commit would wait for the disk even when the pass
+ * found nothing: the pass commits without waiting unless it applies something (ADVANCE says so).
+ */
 const STATE = `select c.snapshot::text, c.target::text, c.after::text, c.ceiling::text, pg_current_snapshot()::text as now,
-  (select last_value from platform.outbox_sequence)::text as "lastValue"
+  (select last_value from platform.outbox_sequence)::text as "lastValue", set_config('synchronous_commit', 'off', true) as durability
   from platform.outbox_consumer c where c.name = $1 for update skip locked`;
 
 const columns = (wanted: string) => `o.sequence, (${wanted}) as wanted, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType",
@@ -92,7 +96,9 @@ const windowNext = (wanted: string) => `select ${columns(wanted)}, case when (${
     and o.type = any($3::text[])
   order by o.sequence limit $4`;
 
-const ADVANCE = `update platform.outbox_consumer set snapshot = $2::pg_snapshot, target = $3::pg_snapshot, after = $4::bigint, ceiling = $5::bigint, updated_at = now() where name = $1`;
+// $6: whether the pass applied something, whose commit then waits for the disk as any other.
+const ADVANCE = `update platform.outbox_consumer set snapshot = $2::pg_snapshot, target = $3::pg_snapshot, after = $4::bigint, ceiling = $5::bigint, updated_at = now()
+  from (select set_config('synchronous_commit', case when $6::boolean then 'on' else 'off' end, true)) durability where name = $1`;
 
 /** What a consumer does with the events it reads, in the transaction that advances its position. */
 export type ApplyEvents = (em: EntityManager, events: OutboxEvent[]) => Promise<void>;
@@ -106,7 +112,7 @@ export interface OutboxConsumerOptions {
   apply: ApplyEvents;
   /** Events per pass (one transaction). */
   batchSize?: number;
-  /** Pause when a pass found less than a full batch. */
+  /** Pause when a pass found less than a full batch (100 ms by default). */
   idleMs?: number;
   /** After a pass that consumed events (e.g. wake a deliverer). */
   onConsumed?: (count: number) => void;
@@ -179,12 +185,11 @@ export class OutboxConsumer {
         else await this.options.apply(em, events).catch((err: unknown) => Promise.reject(new ApplyFailed(err)));
       } else if (!rows.length && target === state.snapshot) {
         return 0;
-      } else {
-        // Only the position moves (nothing of this consumer's own): losing it in a crash costs a re-read, so no flush wait.
-        await sql(em, `select set_config('synchronous_commit', 'off', true)`);
       }
+      // A pass that only moves the position (nothing of this consumer's own) may lose the move in a crash: a re-read.
       const done = rows.length < limit;
-      await sql(em, ADVANCE, done ? [this.name, target, null, null, null] : [this.name, state.snapshot, target, rows[rows.length - 1]!.sequence, ceiling]);
+      const position = done ? [target, null, null, null] : [state.snapshot, target, rows[rows.length - 1]!.sequence, ceiling];
+      await sql(em, ADVANCE, [this.name, ...position, events.length > 0]);
       return rows.length;
     });
   }
@@ -201,7 +206,7 @@ export class OutboxConsumer {
   }
 
   private async run(): Promise<void> {
-    const idleMs = this.options.idleMs ?? 50;
+    const idleMs = this.options.idleMs ?? 100;
     let single = false;
     let failures = 0;
     // Events queued for the consumer before the outbox was a table are older than any in it: they go first.

@@ -62,6 +62,7 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
     // Only the events of stores with a subscription to their topic (a topic is its types' prefix) are read in full.
     wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topic = split_part(o.type, '.', 1))`,
     onConsumed: () => deliverer.poke(),
+    idleMs: 20,
   });
   const sweeper = setInterval(() => void sweep(orm, WEBHOOK_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
   sweeper.unref();

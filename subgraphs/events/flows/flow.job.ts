@@ -53,6 +53,7 @@ export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunne
     boss,
     logger,
     batchSize: 250,
+    idleMs: 20,
     apply: (em, events) => startRunsFor(runner, em, events),
     // The events of stores without an active flow start nothing: read, not applied.
     wanted: `exists (select 1 from flow f where f.store_id = o.store_id and f.status = 'ACTIVE')`,
