@@ -25,7 +25,8 @@ function firstArgument(args: readonly { name: { value: string }; value: ValueNod
   if (!arg) return undefined;
   if (arg.value.kind === Kind.INT) return Number(arg.value.value);
   if (arg.value.kind === Kind.VARIABLE) {
-    const value = variables[arg.value.name.value];
+    const name = arg.value.name.value;
+    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
     return typeof value === 'number' ? value : undefined;
   }
   return undefined;

@@ -1,7 +1,18 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { getVariableValues, GraphQLError, GraphQLScalarType, Kind, visit, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  getVariableValues,
+  GraphQLError,
+  GraphQLScalarType,
+  Kind,
+  visit,
+  type ASTVisitor,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationContext,
+} from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
@@ -55,6 +66,39 @@ export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupe
   return gateway;
 }
 
+/**
+ * A validation rule graphql-js 16 lacks: an operation whose type the schema
+ * has no root for (a `subscription` here) is invalid, so it is refused with
+ * the other validation errors (HTTP 400) instead of reaching the query planner
+ * or the executor, which fail on it.
+ */
+export function knownOperationTypes(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(node) {
+      if (!context.getSchema().getRootType(node.operation)) {
+        context.reportError(new GraphQLError(`The schema has no ${node.operation} operations.`, { nodes: node }));
+      }
+    },
+  };
+}
+
+/**
+ * What every GraphQL server of the service shares: no stack traces, the
+ * formatter that masks what is not public, the operation-type rule, and no
+ * automatic persisted queries (decisions.md: Apollo's cache is shared by
+ * every caller, so a hit would tell one account what another sent). A
+ * request carrying one is answered `PERSISTED_QUERY_NOT_SUPPORTED`, on which
+ * Apollo's clients send the query itself.
+ */
+export const GRAPHQL_SERVER_DEFAULTS = {
+  includeStacktraceInErrorResponses: false,
+  formatError: formatGraphQLError,
+  validationRules: [knownOperationTypes],
+  persistedQueries: false as const,
+  // The process runner owns signals and stops the server as part of its ordered shutdown.
+  stopOnTerminationSignals: false,
+};
+
 /** A request error (HTTP 400, `BAD_USER_INPUT`): GraphQL's own message names what is wrong. */
 function badUserInput(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
@@ -96,7 +140,10 @@ function complexityPlugin(): ApolloServerPlugin<GraphQLContext> {
       return {
         async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
-          const { depth, cost } = measure(schema, document, operation, request.variables ?? {});
+          // Coerced values: a variable's default counts like a value sent (`$first: Int = 500`).
+          const { coerced } = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          if (!coerced) return; // the operation check refuses the variables
+          const { depth, cost } = measure(schema, document, operation, coerced);
           if (depth > LIMITS.maxDepth || cost > LIMITS.maxCost) {
             throw new GraphQLError(
               `Query too complex: depth ${depth} (max ${LIMITS.maxDepth}), cost ${cost} (max ${LIMITS.maxCost}).`,
@@ -173,11 +220,8 @@ export function errorLogPlugin(): ApolloServerPlugin<GraphQLContext> {
 export function createGraphQLServer(gateway: ApolloGateway, options: { introspection: boolean; logger: Logger }): ApolloServer<GraphQLContext> {
   return new ApolloServer<GraphQLContext>({
     gateway,
+    ...GRAPHQL_SERVER_DEFAULTS,
     introspection: options.introspection,
-    includeStacktraceInErrorResponses: false,
-    // The process runner owns signals and stops the server as part of its ordered shutdown.
-    stopOnTerminationSignals: false,
-    formatError: formatGraphQLError,
     // Cache hints are not used (responses are not cached by HTTP caches), and the default plugin's
     // per-field hook makes Apollo define a per-request closure on every context, which costs.
     // Browsers get the GraphQL explorer served from npm packages (server/developer-portal.ts), not Apollo's hosted one.

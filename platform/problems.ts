@@ -30,7 +30,10 @@ export const PROBLEMS = {
   'route-not-found': ['No such route', 'No route matches this method and path. Check the version prefix (`/v2.2`) and the spelling.'],
   'method-not-allowed': ['Method not allowed', 'The path exists but not with this method; the `Allow` header lists the methods it takes.'],
   'payload-too-large': ['Request body too large', 'The body is over the limit of the route (5 MB for custom events, 1 MB elsewhere).'],
-  'unsupported-media-type': ['Unsupported media type', 'This route takes a JSON body: send `Content-Type: application/json`.'],
+  'unsupported-media-type': [
+    'Unsupported media type',
+    'This route takes a JSON body: send `Content-Type: application/json` (or a `+json` type), in UTF-8 (a `charset` other than UTF-8 is refused, not guessed at), uncompressed or with a `Content-Encoding` of gzip, deflate or br.',
+  ],
   'rate-limited': [
     'Too many requests',
     'A rate limit was reached. Wait for the seconds in `Retry-After`; `RateLimit-Policy` and `RateLimit` describe the limit and what is left of it.',

@@ -1,4 +1,4 @@
-import type { Orm } from './db/orm.js';
+import { poolOf, type Orm } from './db/orm.js';
 import { metrics } from './metrics.js';
 import { QUEUE_SCHEMA, type PgBoss } from './queue.js';
 
@@ -53,7 +53,7 @@ export function registerRuntimeMetrics(boss: PgBoss, pools: Record<string, { orm
   });
   const removePools = metrics.collector(async () => {
     for (const [name, { orm, max }] of Object.entries(pools)) {
-      const pool = await orm.em.getConnection().getNativeClient();
+      const pool = poolOf(orm);
       poolConnections.set({ pool: name, state: 'total' }, pool.totalCount);
       poolConnections.set({ pool: name, state: 'idle' }, pool.idleCount);
       poolConnections.set({ pool: name, state: 'waiting' }, pool.waitingCount);

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { loadConfig, StartupError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
-import { createGateway, createGraphQLServer, errorLogPlugin, formatGraphQLError, type SubgraphTargets } from '../gateway/gateway.js';
+import { createGateway, createGraphQLServer, errorLogPlugin, GRAPHQL_SERVER_DEFAULTS, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
 import { eventAcceptance } from '../subgraphs/events/public.js';
@@ -86,11 +86,9 @@ function graphqlFor(role: Role, runtime: Runtime, subgraph?: SubgraphName): Grap
   }
   if (role === 'subgraph' && subgraph) {
     const server = new ApolloServer<GraphQLContext>({
+      ...GRAPHQL_SERVER_DEFAULTS,
       schema: runtime.schemas[subgraph]!,
       introspection: !config.isProduction,
-      includeStacktraceInErrorResponses: false,
-      stopOnTerminationSignals: false,
-      formatError: formatGraphQLError,
       // Traces are for Apollo's hosted reporting, which this service does not use.
       plugins: [errorLogPlugin(), ApolloServerPluginInlineTraceDisabled()],
     });

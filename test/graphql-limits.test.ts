@@ -37,6 +37,12 @@ describe('GraphQL limits and hygiene', () => {
     expect(allowed.data).toEqual({ return: null });
   });
 
+  it('counts a variable\'s default value as `first`, like a value sent', async () => {
+    const refused = await app.graphql(`query($n: Int = 500) { returns(storeId: "${acme.storeId}", first: $n) { edges { node { id status type createdAt order { id name currency externalId } } } } }`);
+    expect(refused.status).toBe(400);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
   it('answers an invalid document with its validation error and no stack trace', async () => {
     const res = await app.graphql('{ nope }');
     expect(res.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');

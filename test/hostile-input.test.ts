@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
+import { compat, seedReturn } from './support/compat.js';
 import { accept, drained, postEvent } from './support/events.js';
 import { orderBody } from './support/returns.js';
 import { createLocation, upsertProduct } from './inventory-fixtures.js';
@@ -215,6 +217,23 @@ describe('hostile input', () => {
   });
 
   describe('prototype keys', () => {
+    it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])('the compatibility API names an invalid field "%s" in its 422 (byField[field].push was not a function: 500)', async (key) => {
+      const ret = await seedReturn(app, acme);
+      const res = await compat(app, acme.compatKey, 'POST', `/api/v1/warehouse/return/${ret.numericId}/process`, `{"${key}":"\\u0000"}`);
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([key]);
+      expect(res.body.errors[key].at(-1)).toMatch(/NUL/);
+    });
+
+    it('GET /graphql parameters get the body\'s hygiene: a "__proto__" variable and a NUL in operationName are 400 with their pointers', async () => {
+      const proto = await gqlGet(`query=%7B__typename%7D&variables=${encodeURIComponent('{"__proto__":{"a":1}}')}`);
+      expect(proto.status).toBe(400);
+      expect(proto.body.errors?.[0]?.extensions?.errors?.map((e) => e.pointer)).toEqual(['/variables/__proto__']);
+      const nul = await gqlGet('query=%7B__typename%7D&operationName=a%00');
+      expect(nul.status).toBe(400);
+      expect(nul.body.errors?.[0]?.extensions?.errors?.map((e) => e.pointer)).toEqual(['/operationName']);
+    });
+
     it('"__proto__" in event data is refused with its pointer, never silently dropped', async () => {
       const res = await postEvent(app, acme, {}, { raw: '{"eventName":"E","customer":{"email":"p@example.com"},"data":{"__proto__":{"admin":true},"x":1}}' });
       expect(res.status).toBe(400);
@@ -226,6 +245,99 @@ describe('hostile input', () => {
       await drained(app.databaseUrl);
       const [row] = await query<{ data: Record<string, unknown> }>(app.databaseUrl, `select data from events.custom_event where store_id = $1 and event_name = 'Proto'`, [acme.storeId]);
       expect(row!.data).toEqual({ constructor: 'c', prototype: 2 });
+    });
+  });
+
+  /** A raw POST /graphql: the body as given, with the caller's secret. */
+  const gqlRaw = async (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+    const res = await app.request('/graphql', { method: 'POST', token: acme.apiSecret, headers, body });
+    const text = await res.text();
+    return { status: res.status, text, errors: ((JSON.parse(text) as { errors?: { message: string; extensions?: { code?: string } }[] }).errors ?? []) };
+  };
+  const gqlGet = async (search: string) => {
+    const res = await app.request(`/graphql?${search}`, { token: acme.apiSecret, headers: { 'apollo-require-preflight': 'true' } });
+    return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { extensions?: { code?: string; errors?: { pointer: string }[] } }[] } };
+  };
+
+  describe('an operation type the schema does not have', () => {
+    it('a subscription is a 400 validation error, alone, beside a query, or over GET (it was a 500 from the query planner)', async () => {
+      for (const [doc, operationName] of [['subscription { x }', undefined], ['subscription S { __typename }', 'S'], ['subscription A { x } query B { __typename }', 'B']] as const) {
+        const res = await gqlErrors(doc, {}, operationName ? { operationName } : {});
+        expect(res.status, doc).toBe(400);
+        expect(res.errors.map((e) => e.extensions?.code), doc).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+        expect(res.errors[0]!.message).toBe('The schema has no subscription operations.');
+      }
+      const get = await gqlGet('query=subscription%20%7B%20x%20%7D');
+      expect(get.status).toBe(400);
+      expect(get.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+  });
+
+  describe('automatic persisted queries', () => {
+    it('are not supported: every persistedQuery extension is PERSISTED_QUERY_NOT_SUPPORTED, never INTERNAL_SERVER_ERROR', async () => {
+      const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+      const cases = [
+        { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } },
+        { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: hash('{ __typename }') } } },
+        { extensions: { persistedQuery: { version: 1, sha256Hash: hash('{ __typename }') } } },
+        { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } },
+        { query: '{ __typename }', extensions: { persistedQuery: 'x' } },
+      ];
+      for (const body of cases) {
+        const res = await gqlRaw(JSON.stringify(body));
+        expect(res.status, JSON.stringify(body)).toBe(200);
+        expect(res.errors.map((e) => e.extensions?.code), JSON.stringify(body)).toEqual(['PERSISTED_QUERY_NOT_SUPPORTED']);
+      }
+      const get = await gqlGet(`extensions=${encodeURIComponent(JSON.stringify(cases[2]!.extensions))}`);
+      expect(get.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
+      // Other extensions are ignored, as Apollo ignores them.
+      expect((await gqlRaw('{"query":"{ __typename }","extensions":{"constructor":1,"persistedQuery":null}}')).status).toBe(200);
+    });
+  });
+
+  describe('request charset and media type', () => {
+    it('a charset other than UTF-8, or a media type other than JSON, is 415 on /graphql (latin1 was a 500)', async () => {
+      for (const type of ['application/json; charset=latin1', 'application/json; charset=utf-16', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded']) {
+        const res = await gqlRaw('{"query":"{ __typename }"}', { 'content-type': type });
+        expect(res.status, type).toBe(415);
+        expect(res.errors[0]!.extensions?.code, type).toBe('UNSUPPORTED_MEDIA_TYPE');
+      }
+      for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json; charset=utf8']) {
+        expect((await gqlRaw('{"query":"{ __typename }"}', { 'content-type': type })).status, type).toBe(200);
+      }
+    });
+
+    it('a content encoding the service cannot decode is 415, and one that does not decode is 400 invalid-json (they were a 500 and invalid-url)', async () => {
+      const bogus = await gqlRaw('{"query":"{ __typename }"}', { 'content-type': 'application/json', 'content-encoding': 'bogus' });
+      expect(bogus.status).toBe(415);
+      expect(bogus.errors[0]!.extensions?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      const broken = await gqlRaw('{"query":"{ __typename }"}', { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      expect(broken.status).toBe(400);
+      expect(broken.errors[0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', problem: 'invalid-json' });
+      const rest = await app.request(`/v2.2/stores/${acme.storeId}/custom/orders`, { method: 'POST', token: acme.apiSecret, headers: { 'content-type': 'application/json', 'content-encoding': 'bogus' }, body: '{}' });
+      expect(rest.status).toBe(415);
+    });
+
+    it('bodies that are not one JSON object are 400 on /graphql, in GraphQL\'s format', async () => {
+      for (const body of ['', 'null', '"text"', '5', '[]', '[{"query":"{ __typename }"}]', '{', '{"query":"{ __typename }"}{}']) {
+        const res = await gqlRaw(body);
+        expect(res.status, body).toBe(400);
+        expect(res.errors[0]!.extensions?.code, body).toBe('BAD_USER_INPUT');
+      }
+    });
+
+    it('the same charsets are 415 on /v2.2 and /api/v1 (they were read as UTF-8 whatever they said)', async () => {
+      const v2 = await post(`/v2.2/stores/${acme.storeId}/custom/orders`, JSON.stringify(orderBody()), 'application/json; charset=latin1');
+      expect(v2.status).toBe(415);
+      expect(v2.body?.type).toBe('/problems/unsupported-media-type');
+      const ret = await seedReturn(app, acme);
+      const loop = await app.request(`/api/v1/warehouse/return/${ret.numericId}/note`, {
+        method: 'POST',
+        headers: { 'x-authorization': acme.compatKey, 'content-type': 'application/json; charset=iso-8859-1' },
+        body: '{"content":"x"}',
+      });
+      expect(loop.status).toBe(415);
+      expect(await loop.json()).toEqual({ message: 'Send the body as UTF-8 JSON.' });
     });
   });
 

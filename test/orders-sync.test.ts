@@ -136,6 +136,8 @@ describe('the order-sync body end to end', () => {
       [syncBody('BAD-5', { shippingAddress: { city: 'Arlington', provinceCode: 'VA', zip: '22202', countryCode: 'US' } }), '/shippingAddress/address1'],
       [syncBody('BAD-6', { surprise: true }), '/surprise'],
       [{ ...syncBody('BAD-7'), lineItems: [{ ...syncBody('x').lineItems[0], weight: { value: 1, unit: 'stone' } }] }, '/lineItems/0/weight/unit'],
+      // A unit named after an Object.prototype member is no unit (it was looked up on a plain object).
+      [{ ...syncBody('BAD-7b'), lineItems: [{ ...syncBody('x').lineItems[0], weight: { value: 1, unit: 'constructor' } }] }, '/lineItems/0/weight/unit'],
       [{ ...syncBody('BAD-8'), lineItems: [{ ...syncBody('x').lineItems[1], quantity: 1.5 }] }, '/lineItems/0/quantity'],
     ];
     for (const [body, pointer] of cases) {

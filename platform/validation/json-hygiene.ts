@@ -61,13 +61,14 @@ export function inspectJson(value: unknown, options: HygieneOptions = {}): Field
       if (Array.isArray(node)) {
         for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${pointer}/${i}`, depth + 1]);
       } else {
-        const keys = Object.keys(node);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          const key = keys[i]!;
+        // Entries, not node[key]: an own "__proto__" property is read as itself, not as the prototype.
+        const entries = Object.entries(node);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const [key, value] = entries[i]!;
           const child = `${pointer}/${pointerSegment(key)}`;
           if (RESERVED_KEYS.has(key)) errors.push({ pointer: child, detail: `"${key}" is a reserved property name` });
           else checkString(key, child, 'property name ');
-          stack.push([(node as Record<string, unknown>)[key], child, depth + 1]);
+          stack.push([value, child, depth + 1]);
         }
       }
     }

@@ -16,7 +16,8 @@ export const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
  * more there are), `errors` lists every message per field.
  */
 export function laravelValidationBody(errors: readonly FieldError[]): { message: string; errors: Record<string, string[]> } {
-  const byField: Record<string, string[]> = {};
+  // Keyed by names from the request (`constructor`, `toString`): no prototype to collide with.
+  const byField = Object.create(null) as Record<string, string[]>;
   for (const e of errors) {
     // `query#from`, `path#return_id`, `/content`: the field is the last name.
     const field = e.pointer.replace(/^(query|path|header)#/, '').split('/').filter(Boolean).pop() ?? 'request';

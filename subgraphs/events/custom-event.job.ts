@@ -1,4 +1,5 @@
 import { claimJobs, failClaimedJob, type ClaimedJobRow } from '../../platform/job-claims.js';
+import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
 import type { Orm } from '../../platform/db/orm.js';
@@ -41,6 +42,7 @@ export interface CustomEventWorkerDeps {
   orm: Orm;
   boss: PgBoss;
   logger: Logger;
+  config: Pick<Config, 'dbTimeouts'>;
 }
 
 /** How long a worker waits after a claim that found less than a full batch. */
@@ -188,7 +190,7 @@ const running = new WeakMap<PgBoss, Set<() => Promise<void>>>();
 
 /** Starts a worker and its lanes; returns the function that stops both (the lanes are released). */
 export async function startCustomEventWorkers(deps: CustomEventWorkerDeps, service: CustomEventService, options: WorkerLanes): Promise<() => Promise<void>> {
-  const lanes = new EventLanes(deps.orm.config.get('clientUrl')!, deps.logger);
+  const lanes = new EventLanes(deps.orm.config.get('clientUrl')!, deps.config.dbTimeouts, deps.logger);
   await lanes.start();
   const worker = new CustomEventWorker(deps, service, lanes, options);
   worker.start();

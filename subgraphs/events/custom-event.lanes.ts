@@ -1,4 +1,6 @@
 import pg from 'pg';
+import type { DatabaseTimeouts } from '../../platform/config.js';
+import { connectionConfig } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/logger.js';
 
 /** Custom events are processed in lanes: a store's events are all in one (a hash of its id). */
@@ -32,6 +34,7 @@ export class EventLanes {
 
   constructor(
     private readonly databaseUrl: string,
+    private readonly timeouts: DatabaseTimeouts,
     private readonly logger: Logger,
     private readonly everyMs = 1_000,
   ) {}
@@ -106,7 +109,8 @@ export class EventLanes {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'returns-platform-event-lanes' });
+    // Keepalive: a connection whose server vanished is found, so the process stops claiming lanes it no longer holds.
+    const client = new pg.Client(connectionConfig(this.databaseUrl, 'returns-platform-event-lanes', this.timeouts));
     client.on('error', (err) => {
       this.logger.warn({ err }, 'event lanes: connection lost');
       this.drop();

@@ -33,7 +33,8 @@ const DiscountSchema = Strict({ amountSet: MoneySet, discountId: Text(), discoun
 const TaxLineSchema = Strict({ priceSet: MoneySet, rate: Type.Union([Type.String(), Type.Null()]), title: Type.Optional(Text({ min: 0, max: 255 })) });
 
 /** Weight units as commerce platforms spell them, in kilograms. */
-const KG_PER_UNIT: Record<string, number> = { g: 0.001, gram: 0.001, grams: 0.001, kg: 1, kilogram: 1, kilograms: 1, lb: 0.45359237, lbs: 0.45359237, pound: 0.45359237, pounds: 0.45359237, oz: 0.028349523125, ounce: 0.028349523125, ounces: 0.028349523125 };
+// A Map: the unit is the client's text, which may name an Object.prototype member (`constructor`).
+const KG_PER_UNIT = new Map<string, number>(Object.entries({ g: 0.001, gram: 0.001, grams: 0.001, kg: 1, kilogram: 1, kilograms: 1, lb: 0.45359237, lbs: 0.45359237, pound: 0.45359237, pounds: 0.45359237, oz: 0.028349523125, ounce: 0.028349523125, ounces: 0.028349523125 }));
 
 const SyncLineSchema = Strict({
   id: Text({ description: "The commerce platform's line item id (returns name it as lineItemId)." }),
@@ -120,8 +121,8 @@ export function orderFromSync(sync: OrderSync): OrderBody {
   };
   const lines = sync.lineItems.map((line, i) => {
     const at = `/lineItems/${i}`;
-    const unit = line.weight ? KG_PER_UNIT[line.weight.unit.toLowerCase()] : undefined;
-    if (line.weight && unit === undefined) wrongCurrency.add(`${at}/weight/unit`, `must be one of ${Object.keys(KG_PER_UNIT).join(', ')}`);
+    const unit = line.weight ? KG_PER_UNIT.get(line.weight.unit.toLowerCase()) : undefined;
+    if (line.weight && unit === undefined) wrongCurrency.add(`${at}/weight/unit`, `must be one of ${[...KG_PER_UNIT.keys()].join(', ')}`);
     return {
       line,
       price: new Decimal(amount(line.priceSet, `${at}/priceSet`)),

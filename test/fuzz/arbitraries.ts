@@ -99,6 +99,50 @@ export function conforming(schema: JsonSchema, ids: (name: string) => fc.Arbitra
   }
 }
 
+/**
+ * Names of Object.prototype's members (and `prototype`): as a key or as a
+ * value used as one, each reaches an inherited member wherever client input
+ * indexes a plain object (`byField[field].push is not a function`).
+ */
+export const PROTOTYPE_KEYS: readonly string[] = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+
+/** Content types with parameters and charsets: JSON in UTF-8 said several ways, and what a JSON entry point must refuse with 415. */
+export const contentType: fc.Arbitrary<string> = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('application/json') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"', 'application/json; charset=utf8', 'application/vnd.api+json', 'application/json; boundary=x'),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=latin1',
+      'application/json; charset=iso-8859-1',
+      'application/json; charset=utf-16',
+      'application/json; charset=utf-32le',
+      'application/json; charset=',
+      'application/json; charset=bogus',
+      'application/json; charset=utf-8; charset=latin1',
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/graphql',
+      'application/xml',
+      '',
+      ';;',
+      'application/json, text/plain',
+    ),
+  },
+);
+
+/** A value one time in `every` (undefined otherwise). */
+export const sometimes = <T>(arbitrary: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: every - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
+/** Content-Encoding headers: none mostly, then ones that do not match the (uncompressed) body, or that nothing decodes. */
+export const contentEncoding = sometimes(fc.constantFrom('identity', 'gzip', 'deflate', 'br', 'bogus', 'gzip, bogus'), 13);
+
 const deep = (depth: number, open: string, close: string, leaf = '1') => new RawJson(open.repeat(depth) + leaf + close.repeat(depth));
 
 /** The hostile classes of input (issue: strings PostgreSQL cannot store, dates, numbers, structure, prototype keys, wrong types). */
@@ -109,6 +153,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, [], {}, '', ' ', [null], [[]]),
   fc.constantFrom(deep(5000, '[', ']'), deep(70, '[', ']'), new RawJson('{"a":'.repeat(300) + '1' + '}'.repeat(300))),
   fc.constantFrom(new RawJson('{"__proto__":{"admin":true}}'), new RawJson('{"constructor":{"prototype":1}}'), { prototype: 1 }),
+  fc.constantFrom(...PROTOTYPE_KEYS),
+  fc.constantFrom(...PROTOTYPE_KEYS).map((key) => new RawJson(`{${JSON.stringify(key)}:"\\u0000"}`)),
   fc.constantFrom('x'.repeat(110 * 1024), 'é'.repeat(60 * 1024)),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
@@ -133,7 +179,7 @@ function replaceAt(value: unknown, path: (string | number)[], replacement: unkno
 
 /** A valid value with one node replaced by a hostile one, or a hostile property added to one of its objects. */
 export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, fc.nat(), hostileValue, fc.boolean(), fc.constantFrom('__proto__', 'constructor', 'unknownField', 'a\u0000', '')).map(([value, pick, hostile, addKey, key]) => {
+  return fc.tuple(valid, fc.nat(), hostileValue, fc.boolean(), fc.constantFrom(...PROTOTYPE_KEYS, 'unknownField', 'a\u0000', '')).map(([value, pick, hostile, addKey, key]) => {
     const all = nodes(value);
     const path = all[pick % all.length]!;
     if (addKey) {

@@ -11,8 +11,8 @@ import { seedFrom } from '../support/random.js';
  */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 export const FUZZ_SEED = seedFrom('FUZZ_SEED', () => 20261124);
-/** Per test: a long run needs time; vitest's own limit stays for the rest. */
-export const FUZZ_TIMEOUT_MS = Math.max(60_000, FUZZ_RUNS * 400);
+/** Per test of `targets` targets: a long run needs time; vitest's own limit stays for the rest. */
+export const fuzzTimeout = (targets = 1): number => Math.max(60_000, FUZZ_RUNS * 400 * targets);
 
 export class StatusCounts {
   private readonly counts = new Map<string, Map<string, number>>();
