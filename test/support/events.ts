@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
-import { eventually } from './eventually.js';
+import { eventually, type PollOptions } from './eventually.js';
 
 /** POST /v2.2/stores/{storeId}/events (or /bulk) as the account. */
 export function postEvent(app: TestApp, account: TestAccount, body: unknown, options: { path?: string; token?: string; storeId?: string; raw?: string } = {}) {
@@ -14,11 +14,15 @@ export function postEvent(app: TestApp, account: TestAccount, body: unknown, opt
 }
 
 /** Waits until no custom event job is waiting, running or due for a retry. */
-export async function drained(databaseUrl: string): Promise<void> {
-  await eventually(async () => {
-    const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
-    return row!.n === 0 ? true : undefined;
-  }, 'the custom event queue to drain');
+export async function drained(databaseUrl: string, options?: PollOptions): Promise<void> {
+  await eventually(
+    async () => {
+      const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
+      return row!.n === 0 ? true : undefined;
+    },
+    'the custom event queue to drain',
+    options,
+  );
 }
 
 /**
