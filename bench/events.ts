@@ -250,7 +250,7 @@ async function drained(databaseUrl: string): Promise<void> {
  * noisy neighbour slows both sides of a round's ratios alike.
  */
 async function round(index: number, serverUrl: string, poolSize: number, deployment: Deployment, databaseUrl: string, stores: Target['stores']): Promise<Round> {
-    const base = summarize(await baseline(serverUrl, poolSize));
+  const base = summarize(await baseline(serverUrl, poolSize));
   await drained(databaseUrl);
   const start = await counts(databaseUrl);
   const besideResult = await load({ url: deployment.url, stores });
