@@ -34,13 +34,16 @@ import { CustomEventService } from '../subgraphs/events/custom-event.service.js'
  *
  * Between the two deployments, segment evaluation on a store seeded with
  * BENCH_SEGMENT_EVENTS events (1,000,000; 0 skips it) over 20,000 customers,
- * through GraphQL.
+ * through GraphQL. After the second, scale-out: a backlog drained by 1, 2 and
+ * 3 worker processes started together (BENCH_WORKER_PROCESSES), alternating.
  *
- * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS.
+ * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS, BENCH_WORKER_PROCESSES ("1,2,3").
  */
 
 interface Target {
   url: string;
+  /** How long the load runs (SECONDS by default). */
+  seconds?: number;
   /** Per store: its id and a secret (the baseline ignores them). */
   stores: { storeId: string; secret: string }[];
 }
@@ -58,6 +61,7 @@ const STORES = Number(process.env.BENCH_STORES ?? 50);
 const SEGMENT_EVENTS = Number(process.env.BENCH_SEGMENT_EVENTS ?? 1_000_000);
 const SEGMENT_CUSTOMERS = 20_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WORKER_PROCESSES = (process.env.BENCH_WORKER_PROCESSES ?? '1,2,3').split(',').filter(Boolean).map(Number);
 
 function eventBody(i: number): string {
   return JSON.stringify({
@@ -70,14 +74,14 @@ function eventBody(i: number): string {
   });
 }
 
-/** The load generator (worker thread): CLIENTS loops posting events for SECONDS. */
+/** The load generator (worker thread): CLIENTS loops posting events for the target's seconds. */
 async function runLoad(target: Target): Promise<LoadResult> {
   const latencies: number[] = [];
   const other: Record<string, number> = {};
   let accepted = 0;
   let sequence = 0;
   const started = performance.now();
-  const deadline = started + SECONDS * 1000;
+  const deadline = started + (target.seconds ?? SECONDS) * 1000;
   const http: HttpTarget = { port: Number(new URL(target.url).port), headers: {} };
   const client = async () => {
     while (performance.now() < deadline) {
@@ -244,6 +248,21 @@ async function drained(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * The rate at which the workers `start` starts drain the backlog queued while none ran. Timed from
+ * the first batch committed, so a worker process's start-up is not counted as processing time (the
+ * first batch's own time is not counted either: under 1 % of a backlog).
+ */
+async function timedDrain(databaseUrl: string, start: () => Promise<unknown>): Promise<{ backlog: number; drain: number }> {
+  const { backlog } = await counts(databaseUrl);
+  const before = await lastSequence(databaseUrl);
+  await start();
+  while (!(await publishedAfter(databaseUrl, before))) await new Promise((r) => setTimeout(r, 20));
+  const drainStarted = performance.now();
+  await drained(databaseUrl);
+  return { backlog, drain: backlog / ((performance.now() - drainStarted) / 1000) };
+}
+
+/**
  * One round: the baseline, then the service with its workers processing
  * beside the load, then with the workers paused (a backlog builds), then the
  * drain of that backlog. Baseline and service alternate round by round, so a
@@ -260,15 +279,7 @@ async function round(index: number, serverUrl: string, poolSize: number, deploym
 
   await deployment.pauseWorkers();
   const paused = summarize(await load({ url: deployment.url, stores }));
-  const { backlog } = await counts(databaseUrl);
-  const before = await lastSequence(databaseUrl);
-  await deployment.resumeWorkers();
-  // Timed from the first batch committed, so a worker process's start-up is not counted as processing time
-  // (the first batch's own time is not counted either: under 1 % of a backlog).
-  while (!(await publishedAfter(databaseUrl, before))) await new Promise((r) => setTimeout(r, 20));
-  const drainStarted = performance.now();
-  await drained(databaseUrl);
-  const drain = backlog / ((performance.now() - drainStarted) / 1000);
+  const { backlog, drain } = await timedDrain(databaseUrl, () => deployment.resumeWorkers());
   console.log(
     `  round ${index} [${deployment.name}]: base ${base.rate.toFixed(0)}/s; processing beside ${beside.rate.toFixed(0)}/s (x${(beside.rate / base.rate).toFixed(2)}, p99 ${beside.p99.toFixed(1)} ms, ${processedDuringLoad.toFixed(0)}/s stored meanwhile); paused ${paused.rate.toFixed(0)}/s (x${(paused.rate / base.rate).toFixed(2)}, p99 ${paused.p99.toFixed(1)} ms); drain of ${backlog} jobs ${drain.toFixed(0)}/s`,
   );
@@ -356,26 +367,43 @@ async function main(): Promise<void> {
       children.push(child);
       return child;
     };
+    const stopWorker = async (child: ChildProcess) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
     let worker = startWorker();
     const split: Deployment = {
       name: 'split',
       url: `http://127.0.0.1:${facade.port}`,
-      pauseWorkers: async () => {
-        const exited = new Promise((r) => worker.once('exit', r));
-        worker.kill('SIGTERM');
-        await exited;
-      },
+      pauseWorkers: () => stopWorker(worker),
       resumeWorkers: async () => {
         worker = startWorker();
       },
     };
     const apart: Round[] = [];
+    const scaled = new Map<number, number[]>(WORKER_PROCESSES.map((n) => [n, []]));
     try {
       for (let i = 1; i <= ROUNDS; i++) apart.push(await round(i, postgres.url, config.dbPoolSize, split, databaseUrl, stores));
+      // Scale-out: a backlog of twice a run's load queued with no worker, then drained by n worker processes started together.
+      await split.pauseWorkers();
+      for (let i = 1; i <= ROUNDS; i++) {
+        for (const n of WORKER_PROCESSES) {
+          await load({ url: split.url, stores, seconds: 2 * SECONDS });
+          let started: ChildProcess[] = [];
+          const { backlog, drain } = await timedDrain(databaseUrl, async () => (started = Array.from({ length: n }, startWorker)));
+          await Promise.all(started.map(stopWorker));
+          scaled.get(n)!.push(drain);
+          console.log(`  scale-out round ${i}: ${n} worker process${n > 1 ? 'es' : ''} drained ${backlog} jobs at ${drain.toFixed(0)}/s`);
+        }
+      }
     } finally {
       await facade.stop();
     }
     report('workers in their own process (start:worker beside start:gateway)', apart);
+    console.log('\nscale-out: a backlog drained by worker processes started together');
+    for (const [n, drains] of scaled) console.log(`${`${n} worker process${n > 1 ? 'es' : ''}`.padEnd(44)} median of ${drains.length} = ${median(drains).toFixed(0).padStart(5)} events/s`);
     console.log(`\nwebhook and flow requests received meanwhile: ${hooks}`);
     receiver.close();
 
