@@ -84,12 +84,13 @@ export function transactionDb(em: EntityManager) {
 /**
  * One statement per publication: the events as one JSON document (a payload is nested JSON there,
  * not a string to escape inside an array literal), numbered in the document's order, so a batch's
- * events of one subject keep their order.
+ * events of one subject keep their order. `json_to_recordset` splits the document in one pass (a
+ * `->>` per field re-parsed each element, a quarter more per row).
  */
 const INSERT_EVENTS = `insert into platform.outbox_event (sequence, id, type, version, store_id, subject_type, subject_id, occurred_at, data)
-  select nextval('platform.outbox_sequence'), a.e->>'id', $2::text, $3::int, a.e->>'storeId', $4::text, a.e->>'subjectId', $5::timestamptz, a.e->'data'
-    from json_array_elements($1::json) with ordinality as a(e, n)
-   order by a.n`;
+  select nextval('platform.outbox_sequence'), r.id, $2::text, $3::int, r."storeId", $4::text, r."subjectId", $5::timestamptz, r.data
+    from rows from (json_to_recordset($1::json) as (id text, "storeId" text, "subjectId" text, data json)) with ordinality as r(id, "storeId", "subjectId", data, n)
+   order by r.n`;
 
 /**
  * Publishes events of one contract inside the caller's transaction: one
