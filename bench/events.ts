@@ -363,7 +363,9 @@ async function main(): Promise<void> {
     // Workers in their own process (`npm run start:worker`) beside the facade process (`start:gateway`).
     const facade = await startService(config, logger, 'gateway');
     const startWorker = () => {
-      const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'server', 'main.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      // BENCH_NODE_ARGS (--cpu-prof, ...) as for every bench's measured processes.
+      const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+      const child = spawn(process.execPath, [...nodeArgs, join(projectRoot(), 'dist', 'server', 'main.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
       return child;
     };
