@@ -14,7 +14,7 @@ import { projectRoot } from '../platform/project-root.js';
 import { startService } from '../server/main.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
-import { send, type HttpTarget } from './support/load.js';
+import { median, send, type HttpTarget } from './support/load.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 
 /**
@@ -173,12 +173,6 @@ async function baseline(serverUrl: string, poolSize: number): Promise<LoadResult
   return result;
 }
 
-/** Median of a list of numbers (the middle one, or the mean of the two middle ones). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 type RunFigures = ReturnType<typeof summarize>;
 
