@@ -1,6 +1,7 @@
 import type { JobResult } from 'pg-boss';
 import { withDeadLetters } from './dead-letters.js';
 import { sql, type EntityManager, type Orm } from './db/orm.js';
+import { isDatabaseUnavailable } from './errors.js';
 import { applyBatchOrEachAlone } from './job-batches.js';
 import type { Logger } from './logger.js';
 import { metrics } from './metrics.js';
@@ -240,7 +241,9 @@ export class OutboxConsumer {
           single = true;
           continue;
         }
-        this.options.logger.error({ err: applying ? err.reason : err, consumer: this.name }, 'outbox consumer pass failed');
+        // A database out of reach (or no pool connection in time) is waited out: the watch and readiness report it.
+        const level = !applying && isDatabaseUnavailable(err) ? 'warn' : 'error';
+        this.options.logger[level]({ err: applying ? err.reason : err, consumer: this.name }, 'outbox consumer pass failed');
         // Only the event's own failures count against it: an unreachable database is waited out.
         if (applying) failures++;
         probe = false;
