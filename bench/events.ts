@@ -13,8 +13,8 @@ import { createLogger } from '../platform/logger.js';
 import { projectRoot } from '../platform/project-root.js';
 import { startService } from '../server/main.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
-import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
-import { send, type HttpTarget } from './support/load.js';
+import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
+import { median, send, type HttpTarget } from './support/load.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 
 /**
@@ -34,13 +34,16 @@ import { CustomEventService } from '../subgraphs/events/custom-event.service.js'
  *
  * Between the two deployments, segment evaluation on a store seeded with
  * BENCH_SEGMENT_EVENTS events (1,000,000; 0 skips it) over 20,000 customers,
- * through GraphQL.
+ * through GraphQL. After the second, scale-out: a backlog drained by 1, 2 and
+ * 3 worker processes started together (BENCH_WORKER_PROCESSES), alternating.
  *
- * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS.
+ * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS, BENCH_WORKER_PROCESSES ("1,2,3").
  */
 
 interface Target {
   url: string;
+  /** How long the load runs (SECONDS by default). */
+  seconds?: number;
   /** Per store: its id and a secret (the baseline ignores them). */
   stores: { storeId: string; secret: string }[];
 }
@@ -58,6 +61,7 @@ const STORES = Number(process.env.BENCH_STORES ?? 50);
 const SEGMENT_EVENTS = Number(process.env.BENCH_SEGMENT_EVENTS ?? 1_000_000);
 const SEGMENT_CUSTOMERS = 20_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WORKER_PROCESSES = (process.env.BENCH_WORKER_PROCESSES ?? '1,2,3').split(',').filter(Boolean).map(Number);
 
 function eventBody(i: number): string {
   return JSON.stringify({
@@ -70,14 +74,14 @@ function eventBody(i: number): string {
   });
 }
 
-/** The load generator (worker thread): CLIENTS loops posting events for SECONDS. */
+/** The load generator (worker thread): CLIENTS loops posting events for the target's seconds. */
 async function runLoad(target: Target): Promise<LoadResult> {
   const latencies: number[] = [];
   const other: Record<string, number> = {};
   let accepted = 0;
   let sequence = 0;
   const started = performance.now();
-  const deadline = started + SECONDS * 1000;
+  const deadline = started + (target.seconds ?? SECONDS) * 1000;
   const http: HttpTarget = { port: Number(new URL(target.url).port), headers: {} };
   const client = async () => {
     while (performance.now() < deadline) {
@@ -129,6 +133,24 @@ async function createDatabase(serverUrl: string, name: string): Promise<string> 
   return withDatabase(serverUrl, name);
 }
 
+/**
+ * Every outbox consumer busy: the first store gets a webhook subscription to its custom events and
+ * an active flow on 'Placed Order' (a webhook step), both calling a receiver in this process. The
+ * fan-out and the flows then read every processed event, and act on that store's.
+ */
+async function busyConsumers(base: string, store: Target['stores'][number], hookUrl: string): Promise<void> {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${store.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok || text.includes('"errors"')) throw new Error(`${path}: ${res.status} ${text}`);
+  };
+  await call(`/v2.2/stores/${store.storeId}/webhooks`, { webhook: { callback: { url: hookUrl, auth: null }, topic: 'custom_event' } });
+  await call('/graphql', {
+    query: 'mutation($s: ID!, $i: FlowInput!) { createFlow(storeId: $s, input: $i) { id } }',
+    variables: { s: store.storeId, i: { name: 'Bench flow', trigger: { eventName: 'Placed Order' }, steps: [{ webhook: { url: hookUrl } }] } },
+  });
+}
+
 /** The baseline: the least an HTTP endpoint can do to keep a request durably. */
 let baselines = 0;
 
@@ -151,12 +173,6 @@ async function baseline(serverUrl: string, poolSize: number): Promise<LoadResult
   return result;
 }
 
-/** Median of a list of numbers (the middle one, or the mean of the two middle ones). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 type RunFigures = ReturnType<typeof summarize>;
 
@@ -201,16 +217,43 @@ async function counts(databaseUrl: string): Promise<Counts> {
   return rows[0]!;
 }
 /** One cheap statement (not the counts above, whose count(*) of every stored event would compete with the drain it times). */
-async function exists(databaseUrl: string, state: 'waiting' | 'active'): Promise<boolean> {
+async function waiting(databaseUrl: string): Promise<boolean> {
   const { rows } = await progress(databaseUrl).query<{ found: boolean }>(
-    `select exists(select 1 from pgboss.job where name = $1 and ${state === 'active' ? `state = 'active'` : `state in ('created', 'retry', 'active')`}) as found`,
+    `select exists(select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active')) as found`,
     [CUSTOM_EVENTS_QUEUE],
   );
   return rows[0]!.found;
 }
 
+/** The outbox's last sequence number: a processed batch publishes past it. */
+async function lastSequence(databaseUrl: string): Promise<string> {
+  const { rows } = await progress(databaseUrl).query<{ n: string }>('select last_value::text as n from platform.outbox_sequence');
+  return rows[0]!.n;
+}
+
+/** Whether a batch processed since `sequence` was read has committed (it published events past it). */
+async function publishedAfter(databaseUrl: string, sequence: string): Promise<boolean> {
+  const { rows } = await progress(databaseUrl).query<{ found: boolean }>('select exists(select 1 from platform.outbox_event where sequence > $1) as found', [sequence]);
+  return rows[0]!.found;
+}
+
 async function drained(databaseUrl: string): Promise<void> {
-  while (await exists(databaseUrl, 'waiting')) await new Promise((r) => setTimeout(r, 100));
+  while (await waiting(databaseUrl)) await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * The rate at which the workers `start` starts drain the backlog queued while none ran. Timed from
+ * the first batch committed, so a worker process's start-up is not counted as processing time (the
+ * first batch's own time is not counted either: under 1 % of a backlog).
+ */
+async function timedDrain(databaseUrl: string, start: () => Promise<unknown>): Promise<{ backlog: number; drain: number }> {
+  const { backlog } = await counts(databaseUrl);
+  const before = await lastSequence(databaseUrl);
+  await start();
+  while (!(await publishedAfter(databaseUrl, before))) await new Promise((r) => setTimeout(r, 20));
+  const drainStarted = performance.now();
+  await drained(databaseUrl);
+  return { backlog, drain: backlog / ((performance.now() - drainStarted) / 1000) };
 }
 
 /**
@@ -220,23 +263,17 @@ async function drained(databaseUrl: string): Promise<void> {
  * noisy neighbour slows both sides of a round's ratios alike.
  */
 async function round(index: number, serverUrl: string, poolSize: number, deployment: Deployment, databaseUrl: string, stores: Target['stores']): Promise<Round> {
-    const base = summarize(await baseline(serverUrl, poolSize));
+  const base = summarize(await baseline(serverUrl, poolSize));
   await drained(databaseUrl);
-  const before = await counts(databaseUrl);
+  const start = await counts(databaseUrl);
   const besideResult = await load({ url: deployment.url, stores });
   const beside = summarize(besideResult);
-  const processedDuringLoad = ((await counts(databaseUrl)).events - before.events) / besideResult.seconds;
+  const processedDuringLoad = ((await counts(databaseUrl)).events - start.events) / besideResult.seconds;
   await drained(databaseUrl);
 
   await deployment.pauseWorkers();
   const paused = summarize(await load({ url: deployment.url, stores }));
-  const { backlog } = await counts(databaseUrl);
-  await deployment.resumeWorkers();
-  // Timed from the first batch taken, so a worker process's start-up is not counted as processing time.
-  while (!(await exists(databaseUrl, 'active'))) await new Promise((r) => setTimeout(r, 20));
-  const drainStarted = performance.now();
-  await drained(databaseUrl);
-  const drain = backlog / ((performance.now() - drainStarted) / 1000);
+  const { backlog, drain } = await timedDrain(databaseUrl, () => deployment.resumeWorkers());
   console.log(
     `  round ${index} [${deployment.name}]: base ${base.rate.toFixed(0)}/s; processing beside ${beside.rate.toFixed(0)}/s (x${(beside.rate / base.rate).toFixed(2)}, p99 ${beside.p99.toFixed(1)} ms, ${processedDuringLoad.toFixed(0)}/s stored meanwhile); paused ${paused.rate.toFixed(0)}/s (x${(paused.rate / base.rate).toFixed(2)}, p99 ${paused.p99.toFixed(1)} ms); drain of ${backlog} jobs ${drain.toFixed(0)}/s`,
   );
@@ -275,7 +312,9 @@ async function main(): Promise<void> {
       // The load exceeds 100 requests/s per store; the counters still run, the limit just never bites.
       EVENTS_RATE_LIMIT_PER_SECOND: '1000000',
       // Back-pressure would refuse the paused runs' load; the bench measures what is accepted.
-      EVENTS_MAX_BACKLOG: '100000000' };
+      EVENTS_MAX_BACKLOG: '100000000',
+      // The webhook subscription and the flow call a receiver on this machine.
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
     const config = loadConfig(env);
     console.log(`custom events benchmark: ${CLIENTS} clients, ${STORES} stores, ${SECONDS} s per run, ${ROUNDS} rounds (baseline and service alternating), PostgreSQL with fsync on, pool ${config.dbPoolSize}\n`);
 
@@ -286,13 +325,25 @@ async function main(): Promise<void> {
       const account = await service.runtime.accounts.createAccount({ name: `Bench ${i}`, storeName: `Bench store ${i}` });
       stores.push({ storeId: account.storeId, secret: account.apiSecret });
     }
+    let hooks = 0;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hooks++;
+        res.writeHead(204).end();
+      });
+    });
+    const hookUrl = `http://127.0.0.1:${await listen(receiver)}/hook`;
+    await busyConsumers(`http://127.0.0.1:${service.port}`, stores[0]!, hookUrl);
+    console.log(`every consumer busy: a webhook subscription and an active flow in ${stores[0]!.storeId}\n`);
     const { boss, deps } = service.runtime;
     const oneProcess: Deployment = {
       name: 'one process',
       url: `http://127.0.0.1:${service.port}`,
-      pauseWorkers: () => boss.offWork(CUSTOM_EVENTS_QUEUE),
-      resumeWorkers: () =>
-        startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency }),
+      pauseWorkers: () => stopCustomEventWorkers(boss),
+      resumeWorkers: async () => {
+        await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+      },
     };
     const together: Round[] = [];
     for (let i = 1; i <= ROUNDS; i++) together.push(await round(i, postgres.url, config.dbPoolSize, oneProcess, databaseUrl, stores));
@@ -306,30 +357,51 @@ async function main(): Promise<void> {
     // Workers in their own process (`npm run start:worker`) beside the facade process (`start:gateway`).
     const facade = await startService(config, logger, 'gateway');
     const startWorker = () => {
-      const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'server', 'main.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      // BENCH_NODE_ARGS (--cpu-prof, ...) as for every bench's measured processes.
+      const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+      const child = spawn(process.execPath, [...nodeArgs, join(projectRoot(), 'dist', 'server', 'main.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
       return child;
+    };
+    const stopWorker = async (child: ChildProcess) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
     };
     let worker = startWorker();
     const split: Deployment = {
       name: 'split',
       url: `http://127.0.0.1:${facade.port}`,
-      pauseWorkers: async () => {
-        const exited = new Promise((r) => worker.once('exit', r));
-        worker.kill('SIGTERM');
-        await exited;
-      },
+      pauseWorkers: () => stopWorker(worker),
       resumeWorkers: async () => {
         worker = startWorker();
       },
     };
     const apart: Round[] = [];
+    const scaled = new Map<number, number[]>(WORKER_PROCESSES.map((n) => [n, []]));
     try {
       for (let i = 1; i <= ROUNDS; i++) apart.push(await round(i, postgres.url, config.dbPoolSize, split, databaseUrl, stores));
+      // Scale-out: a backlog of twice a run's load queued with no worker, then drained by n worker processes started together.
+      await split.pauseWorkers();
+      for (let i = 1; i <= ROUNDS; i++) {
+        for (const n of WORKER_PROCESSES) {
+          await load({ url: split.url, stores, seconds: 2 * SECONDS });
+          let started: ChildProcess[] = [];
+          const { backlog, drain } = await timedDrain(databaseUrl, async () => (started = Array.from({ length: n }, startWorker)));
+          await Promise.all(started.map(stopWorker));
+          scaled.get(n)!.push(drain);
+          console.log(`  scale-out round ${i}: ${n} worker process${n > 1 ? 'es' : ''} drained ${backlog} jobs at ${drain.toFixed(0)}/s`);
+        }
+      }
     } finally {
       await facade.stop();
     }
     report('workers in their own process (start:worker beside start:gateway)', apart);
+    console.log('\nscale-out: a backlog drained by worker processes started together');
+    for (const [n, drains] of scaled) console.log(`${`${n} worker process${n > 1 ? 'es' : ''}`.padEnd(44)} median of ${drains.length} = ${median(drains).toFixed(0).padStart(5)} events/s`);
+    console.log(`\nwebhook and flow requests received meanwhile: ${hooks}`);
+    receiver.close();
 
     // Back-pressure: with the workers stopped, a facade whose EVENTS_MAX_BACKLOG is small accepts up to that depth, then answers 503.
     await split.pauseWorkers();

@@ -166,7 +166,6 @@ async function main() {
       const serviceFigures = await drive(eventsPerSecond, subscriptions, receivers, (batch) =>
         producer.platformOrm.em.fork().transactional(async (em) => {
           await publish(
-            producer.boss,
             em,
             ReturnUpdated,
             batch.map((b) => ({ storeId, subjectId: b.subject, data: { return: { id: b.subject, n: b.n, status: 'open' }, order: { id: 'ord_bench' } } as unknown as ReturnEventData })),

@@ -3,6 +3,7 @@ import type { Config, SubgraphName } from './config.js';
 import type { DbModule, Orm } from './db/orm.js';
 import type { FederatedSchema } from './graphql/build-federated-schema.js';
 import type { Logger } from './logger.js';
+import type { OutboxConsumerDeclaration } from './outbox-consumers.js';
 import type { OutboxContract } from './outbox.js';
 import type { PrivacyParticipants } from './privacy/participants.js';
 import type { PgBoss } from './queue.js';
@@ -16,6 +17,9 @@ export const PLATFORM_GRAPH = 'platform';
 
 /** The subgraphs composed into the supergraph. */
 export type GraphName = SubgraphName | typeof PLATFORM_GRAPH;
+
+/** Stops a subgraph's workers, letting the work in flight finish. */
+export type StopWorkers = () => Promise<void>;
 
 /** What a subgraph gets from the platform at start-up. */
 export interface SubgraphDeps {
@@ -32,12 +36,14 @@ export interface SubgraphDefinition {
   db: DbModule;
   /** The outbox events it publishes (its contracts with consumers in other subgraphs). */
   publishes: readonly OutboxContract[];
+  /** Its readers of the outbox (every role registers their positions, worker roles run them). */
+  consumes?: readonly OutboxConsumerDeclaration[];
   /** Without deps only the SDL is meaningful (composition). */
   build(deps?: SubgraphDeps): Promise<FederatedSchema>;
   /** Creates the subgraph's queues (every role that sends jobs needs them). */
   createQueues?(boss: PgBoss): Promise<void>;
-  /** Registers the subgraph's pg-boss workers (worker role). */
-  startWorkers?(deps: SubgraphDeps): Promise<void>;
+  /** Starts the subgraph's workers (worker roles); returns the function that stops what pg-boss does not (outbox consumers, lanes). */
+  startWorkers?(deps: SubgraphDeps): Promise<StopWorkers>;
   /** Its part in customer erasures and retention (worker role; platform/privacy). */
   privacy?(deps: SubgraphDeps): PrivacyParticipants;
 }

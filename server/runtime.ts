@@ -11,26 +11,27 @@ import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, poolOf, type Orm } from '../platform/db/orm.js';
 import { poolServes } from '../platform/db/pool.js';
 import type { Logger } from '../platform/logger.js';
-import { subscribeQueue } from '../platform/outbox.js';
+import { registerOutboxConsumers, registerOutboxMetrics, startOutboxRetention } from '../platform/outbox-consumers.js';
 import { deadLetterQueue } from '../platform/dead-letters.js';
 import { createPrivacyQueues, startPrivacyWorkers } from '../platform/privacy/index.js';
 import { ErasureRequests } from '../platform/privacy/erasure.service.js';
 import type { PrivacyParticipants } from '../platform/privacy/participants.js';
+import { outboxErasure } from '../platform/privacy/outbox.erasure.js';
 import { queueErasure } from '../platform/privacy/queue.erasure.js';
 import { RetentionSettings } from '../platform/privacy/retention.js';
 import { openSecretBox, type SecretBox } from '../platform/secret-box.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
 import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
-import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
+import { SUBGRAPHS } from '../subgraphs/index.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/public.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { createWebhookQueues, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, WEBHOOKS_CONSUMER, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 import { platformSubgraph } from './platform-subgraph.js';
 
-/** Keeps every published event for webhook delivery, from the first start, so none is missed. */
-export const WEBHOOK_OUTBOX_QUEUE = 'webhooks-outbox';
+/** Every reader of the outbox: registered by every role from the first start, so none misses an event. */
+const OUTBOX_CONSUMERS = [...SUBGRAPH_NAMES.flatMap((name) => SUBGRAPHS[name].consumes ?? []), WEBHOOKS_CONSUMER];
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 
@@ -111,12 +112,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   let credentialCache: CredentialCache | undefined;
   let removeMetrics: (() => void) | undefined;
   let stopWebhooks: (() => Promise<void>) | undefined;
+  const stopWorkers: (() => Promise<void>)[] = [];
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
     removeMetrics?.();
     // Deliveries in flight finish (or their leases run out) before the queue and pools close.
     await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
+    // So do the transactions of the subgraphs' own workers (event processing, outbox consumers).
+    for (const stop of stopWorkers.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
@@ -136,6 +140,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const platformOrm = await createOrm(database.url, platformDbModule, platformPool, logger, config.dbTimeouts);
     opened.push(platformOrm);
     await migrate(database.url, platformOrm, platformDbModule);
+    await registerOutboxConsumers(platformOrm, OUTBOX_CONSUMERS);
     const accounts = new AccountsService(platformOrm);
     credentialCache = new CredentialCache(database.url, logger, config.dbTimeouts);
     await credentialCache.start();
@@ -160,9 +165,13 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       pools[name] = { orm, max: config.dbPoolSize };
     }
     // Read at scrape time (GET /metrics): queue depths and ages, pool use.
-    removeMetrics = registerRuntimeMetrics(boss, pools);
+    const removeRuntimeMetrics = registerRuntimeMetrics(boss, pools);
+    const removeOutboxMetrics = registerOutboxMetrics(platformOrm, OUTBOX_CONSUMERS);
+    removeMetrics = () => {
+      removeRuntimeMetrics();
+      removeOutboxMetrics();
+    };
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
-    await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
     await createPrivacyQueues(boss);
@@ -189,7 +198,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
           inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(inventoryOrm, storeId, after, limit),
         }),
       };
-      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, outboxQueue: WEBHOOK_OUTBOX_QUEUE, backfillSources };
+      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, backfillSources };
       webhooks = await webhookSubscriptions(webhookDeps);
       if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks, erasures, retention })).schema;
       if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
@@ -197,7 +206,12 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     }
     for (const name of names) {
       if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
-      if (runsWorkers) await SUBGRAPHS[name].startWorkers?.(deps[name]!);
+      const stop = runsWorkers ? await SUBGRAPHS[name].startWorkers?.(deps[name]!) : undefined;
+      if (stop) stopWorkers.push(stop);
+    }
+    if (runsWorkers) {
+      const stopRetention = startOutboxRetention(platformOrm, logger, config.outboxKeepSeconds);
+      stopWorkers.unshift(async () => stopRetention());
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
     if (runsWorkers) {
@@ -206,6 +220,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
         SUBGRAPHS.events.privacy?.(deps.events!) ?? {},
         SUBGRAPHS.returns.privacy?.(deps.returns!) ?? {},
         { erasure: queueErasure(platformOrm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
+        { erasure: outboxErasure(platformOrm) },
         webhooksParticipants ?? {},
       ];
       await startPrivacyWorkers({ boss, erasures, retention, participants, retentionCron: config.retentionCron, logger });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { compat, seedReturn, statusOf } from './support/compat.js';
-import { query } from './support/database.js';
+import { consumedEvents, OUTBOX_EVENTS, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { createWebhook } from './support/webhooks.js';
@@ -91,14 +91,10 @@ describe('a compatibility process is the v2.2 completion', () => {
   type Event = { type: string; version: number; subjectType: string; data: { return: { status: string; items: unknown[] }; previousStatus: string; destinationLocationId: string | null; items: unknown[] } };
 
   const lastEvent = async (returnId: string): Promise<Event> => {
-    const rows = await query<{ data: Event }>(app.databaseUrl, `select data from pgboss.job where name = 'webhooks-outbox' and data->>'subjectId' = $1 order by created_on desc, data->>'occurredAt' desc limit 1`, [returnId]);
+    const rows = await query<{ data: Event }>(app.databaseUrl, `select data from ${OUTBOX_EVENTS} where data->>'subjectId' = $1 order by sequence desc limit 1`, [returnId]);
     return rows[0]!.data;
   };
-  const restocked = (returnId: string) =>
-    eventually(async () => {
-      const rows = await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock' and data->>'subjectId' = $1 and data->'data'->'return'->>'status' = 'complete' and state = 'completed'`, [returnId]);
-      return rows.length ? true : undefined;
-    }, 'restock');
+  const restocked = (returnId: string) => consumedEvents(app.databaseUrl, 'inventory-restock', `e.subject_id = $2 and e.data->'return'->>'status' = 'complete'`, [returnId]);
   const stock = async () => {
     const res = await app.request(`/v2.2/stores/${account.storeId}/inventory-items?kind=RETURN&location_id=${locationId}`, { token: account.apiSecret });
     return ((await res.json()) as { inventory_items: { sku: string; quantity: number }[] }).inventory_items.find((i) => i.sku === 'SKU-1')?.quantity ?? 0;

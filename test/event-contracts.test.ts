@@ -5,7 +5,7 @@ import { WEBHOOK_TOPICS } from '../webhooks/webhook.schemas.js';
 import { adjust, createLocation, createShipment, gql, IN_TRANSIT, receive, upsertProduct } from './inventory-fixtures.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { deliveryViolations, eventViolations, WEBHOOK_DELIVERIES } from './support/contract.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { drained, postEvent } from './support/events.js';
 import { erasureCompleted, requestErasure } from './support/privacy.js';
 import { eventually } from './support/eventually.js';
@@ -84,7 +84,7 @@ describe('published event contracts', () => {
     }, `a delivery of each of ${WEBHOOK_DELIVERIES.join(', ')}`);
     for (const { topic, request } of deliveries) expect(deliveryViolations(topic, request.headers, request.body), request.body.slice(0, 300)).toEqual([]);
 
-    const rows = await query<{ data: OutboxEvent }>(app.databaseUrl, `select data from pgboss.job where name = 'webhooks-outbox' and data->>'storeId' = $1`, [account.storeId]);
+    const rows = await query<{ data: OutboxEvent }>(app.databaseUrl, `select data from ${OUTBOX_EVENTS} where data->>'storeId' = $1`, [account.storeId]);
     for (const { data } of rows) expect(eventViolations(data), JSON.stringify(data).slice(0, 300)).toEqual([]);
     expect(new Set(rows.map((r) => r.data.type))).toEqual(new Set(PUBLISHED_EVENTS.map((c) => c.type)));
   });

@@ -3,7 +3,7 @@ import { startTestApp, useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';
 import { eventually } from './support/eventually.js';
-import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
+import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 
 interface Problem {
   type: string;
@@ -88,7 +88,7 @@ describe('event creation back-pressure', () => {
   const acme = useTestAccount(app, 'Backlog');
   beforeAll(async () => {
     // Nothing processes custom events here, so the backlog builds.
-    await app.service.runtime.boss.offWork(CUSTOM_EVENTS_QUEUE);
+    await stopCustomEventWorkers(app.service.runtime.boss);
   });
 
   it('answers 503 with Retry-After (a problem body) once more events wait than EVENTS_MAX_BACKLOG, and accepts again once they are processed', async () => {

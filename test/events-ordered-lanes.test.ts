@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
-import { startCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
+import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { deadLetterQueue } from '../platform/dead-letters.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, customersOf, drained, storedEvents } from './support/events.js';
+import { accept, drained, expectAcceptanceOrder, orderedEvent, storedEvents } from './support/events.js';
 
 /**
  * Several transactions in flight per worker (EVENTS_WORKER_CONCURRENCY) must not reorder what
@@ -19,33 +19,14 @@ describe('custom event processing with several transactions in flight', () => {
 
   it('applies a backlog in the order it was accepted: last field values win, the first uniqueId wins', async () => {
     const { boss, deps } = app.service.runtime;
-    await boss.offWork(CUSTOM_EVENTS_QUEUE);
-    const customers = ['a', 'b', 'c'];
+    await stopCustomEventWorkers(boss);
     const n = 60;
     // One request at a time, so the jobs' creation order is the acceptance order.
-    for (let k = 0; k < n; k++) {
-      await accept(app, account, {
-        eventName: 'Step',
-        uniqueId: `u${Math.floor(k / 2)}`,
-        customer: { email: `${customers[k % 3]}@example.com`, firstName: `name ${k}`, customFields: { step: k } },
-        // k + 1: a top-level 0 in data is dropped.
-        data: { k: k + 1 },
-      });
-    }
+    for (let k = 0; k < n; k++) await accept(app, account, orderedEvent(k));
     const { config } = app;
-    await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+    await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
     await drained(app.databaseUrl);
-
-    const profiles = await customersOf(app.databaseUrl, account.storeId);
-    expect(profiles).toHaveLength(3);
-    for (const [i, name] of customers.entries()) {
-      // The customer's last event that was kept (odd k are dropped duplicates).
-      const last = Math.max(...Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === i && k % 2 === 0));
-      expect(profiles.find((p) => p.email === `${name}@example.com`)).toMatchObject({ first_name: `name ${last}`, custom_fields: { step: last } });
-    }
-    // Of each pair sharing a uniqueId, the first accepted (even k) was kept.
-    const stored = await storedEvents(app.databaseUrl, account.storeId);
-    expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: n / 2 }, (_, i) => 2 * i));
+    await expectAcceptanceOrder(app.databaseUrl, account.storeId, n);
   });
   it('a transaction that fails does not hold the others: its jobs are applied one by one, the bad one left to retry', async () => {
     const { boss, deps } = app.service.runtime;
@@ -56,14 +37,14 @@ describe('custom event processing with several transactions in flight', () => {
        create trigger refuse_lane_poison before insert on events.custom_event for each row when (new.event_name = 'Poison') execute function events.refuse_lane_poison();`,
     );
     try {
-      await boss.offWork(CUSTOM_EVENTS_QUEUE);
+      await stopCustomEventWorkers(boss);
       // No retries: the bad job goes to the dead letters at its first failure.
       await boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 0 });
       for (let k = 0; k < 30; k++) {
         await accept(app, other, { eventName: k === 10 ? 'Poison' : 'Step', customer: { email: `${['a', 'b', 'c'][k % 3]}@example.com` }, data: { k: k + 1 } });
       }
       const { config } = app;
-      await startCustomEventWorkers(boss, new CustomEventService(deps.events!.orm, boss), deps.events!.logger, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+      await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
       await drained(app.databaseUrl);
       const stored = await storedEvents(app.databaseUrl, other.storeId);
       expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, k) => k).filter((k) => k !== 10));

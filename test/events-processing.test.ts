@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_OUTBOX_QUEUE } from '../server/runtime.js';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { accept, acceptedEvents, customersOf, drained, postEvent, storedEvents } from './support/events.js';
 import { eventually } from './support/eventually.js';
 
@@ -25,8 +24,8 @@ describe('custom event processing', () => {
     const outbox = await eventually(async () => {
       const rows = await query<{ data: { type: string; data: { event: { id: string }; customer: { id: string } } } }>(
         app.databaseUrl,
-        `select data from pgboss.job where name = $1 and data->>'subjectId' = $2`,
-        [WEBHOOK_OUTBOX_QUEUE, event!.id],
+        `select data from ${OUTBOX_EVENTS} where data->>'subjectId' = $1`,
+        [event!.id],
       );
       return rows.length ? rows : undefined;
     }, 'the outbox event');

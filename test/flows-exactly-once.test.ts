@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { accept, startAnotherProcess } from './support/events.js';
 import { eventually } from './support/eventually.js';
 import { createFlow, flowsIdle, runsOf, runsWhen, startReceiver, finished } from './support/flows.js';
@@ -27,8 +27,9 @@ describe('flows: exactly once, restarts', () => {
   const runCounts = async (flowId: string) =>
     (await query<{ runs: number; events: number }>(app.databaseUrl, 'select count(*)::int as runs, count(distinct event_id)::int as events from events.flow_run where flow_id = $1', [flowId]))[0]!;
 
-  /** The trigger jobs (outbox events) the flows' queue received for a store. */
-  const triggerJobs = (storeId: string) => query<{ data: Record<string, unknown> }>(app.databaseUrl, `select data from pgboss.job where name = 'flow-triggers' and data->>'storeId' = $1`, [storeId]);
+  /** A store's processed events as the flows read them from the outbox (their queue takes the same envelopes). */
+  const triggerJobs = (storeId: string) =>
+    query<{ data: Record<string, unknown> }>(app.databaseUrl, `select data from ${OUTBOX_EVENTS} where data->>'type' = 'custom_event.created' and data->>'storeId' = $1`, [storeId]);
 
   it('a trigger job delivered again starts no second run', async () => {
     const account = await app.createAccount('Retried trigger');
@@ -37,7 +38,7 @@ describe('flows: exactly once, restarts', () => {
     await runsWhen(app, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the run');
     await flowsIdle(app.databaseUrl);
 
-    // The same outbox event again, three times (a retry after a lost completion, a redelivery).
+    // The same outbox event again, three times, through the flows' queue (an event handed over, retried from the dead letters).
     const [job] = await triggerJobs(account.storeId);
     await app.service.runtime.boss.insert('flow-triggers', [{ data: job!.data }, { data: job!.data }, { data: job!.data }]);
     await flowsIdle(app.databaseUrl);

@@ -293,28 +293,24 @@ describe('flows', () => {
     expect(second.version).toBe(2);
     expect(smtp.mails.find((m) => m.to.includes('v2@example.com'))!.subject).toBe('Version B');
   });
-  it('processing queues trigger jobs only for the events an active flow is triggered by', async () => {
-    const account = await app.createAccount('Trigger jobs');
-    const triggerJobs = async () =>
-      (
-        await query<{ name: string }>(app.databaseUrl, `select data->'data'->'event'->>'eventName' as name from pgboss.job where name = 'flow-triggers' and data->>'storeId' = $1`, [
-          account.storeId,
-        ])
-      ).map((r) => r.name);
+  it('flows read processed events from the outbox: runs start only for the events an active flow is triggered by, and processing queues no trigger job', async () => {
+    const account = await app.createAccount('Trigger reads');
+    const triggered = async () => (await runsOf(app, account, flow.id)).map((r) => r.customer?.email).sort();
+    const triggerJobs = () => query(app.databaseUrl, `select 1 from pgboss.job where name = 'flow-triggers' and data->>'storeId' = $1`, [account.storeId]);
     await accept(app, account, { eventName: 'Wanted', customer: { email: 'none-yet@example.com' } });
-    await drained(app.databaseUrl);
-    expect(await triggerJobs()).toEqual([]);
+    await flowsIdle(app.databaseUrl);
 
     const flow = await createFlow(app, account, { name: 'Wanted', trigger: { eventName: 'Wanted' }, steps: [{ wait: { seconds: 1 } }] });
     await accept(app, account, { eventName: 'Wanted', customer: { email: 'wanted@example.com' } });
     await accept(app, account, { eventName: 'Unwanted', customer: { email: 'wanted@example.com' } });
-    await drained(app.databaseUrl);
-    expect(await triggerJobs()).toEqual(['Wanted']);
     await runsWhen(app, account, flow.id, (r) => r.length === 1, 'the run');
+    await flowsIdle(app.databaseUrl);
+    expect(await triggered()).toEqual(['wanted@example.com']);
 
     await gqlOk(app, FLOWS_GQL.setFlowStatus, { id: flow.id, st: 'PAUSED' }, account.apiSecret);
     await accept(app, account, { eventName: 'Wanted', customer: { email: 'paused@example.com' } });
-    await drained(app.databaseUrl);
-    expect(await triggerJobs()).toEqual(['Wanted']);
+    await flowsIdle(app.databaseUrl);
+    expect(await triggered()).toEqual(['wanted@example.com']);
+    expect(await triggerJobs()).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { ADJUST, RECEIVE, createLocation, createShipment, upsertProduct } from './inventory-fixtures.js';
 
 /** Racing requests on the same rows: no unit may be lost, doubled or taken below zero. */
@@ -86,7 +86,7 @@ describe('inventory under concurrent writers', () => {
     expect(items).toEqual([{ quantity: 12 }]);
     const created = await query(
       app.databaseUrl,
-      `select 1 from pgboss.job where name = 'webhooks-outbox' and data->>'type' = 'inventory_item.created' and data->'data'->'inventory_item'->>'sku' = 'FRESH'`,
+      `select 1 from ${OUTBOX_EVENTS} where data->>'type' = 'inventory_item.created' and data->'data'->'inventory_item'->>'sku' = 'FRESH'`,
     );
     expect(created).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { ADJUST, ITEM_FIELDS, adjust, createLocation, gql, gqlError, rest, upsertProduct, walk, type ItemResult } from './inventory-fixtures.js';
 
 const ITEM_KEYS = ['created_at', 'expiration_date', 'id', 'kind', 'locations', 'lot_number', 'name', 'quantity', 'sku', 'updated_at'];
@@ -128,8 +128,8 @@ describe('inventory items', () => {
     expect(read.body.inventory_item.name).toBe('Cap - Red');
     const events = await query<{ type: string; name: string }>(
       app.databaseUrl,
-      `select data->>'type' as type, data->'data'->'inventory_item'->>'name' as name from pgboss.job
-        where name = 'webhooks-outbox' and data->>'subjectId' = $1 order by created_on`,
+      `select data->>'type' as type, data->'data'->'inventory_item'->>'name' as name from ${OUTBOX_EVENTS}
+        where data->>'subjectId' = $1 order by sequence`,
       [item.id],
     );
     expect(events).toEqual([

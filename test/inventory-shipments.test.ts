@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import {
   CREATE_SHIPMENT,
   IN_TRANSIT,
@@ -221,7 +221,7 @@ describe('inbound shipments', () => {
     await receive(app, s.id, [{ itemId: s.items[0]!.id, receivedQuantity: 2 }]);
     const events = await query<{ data: { type: string; subjectId: string; data: { inbound_shipment: { status: string; received_count: number } } } }>(
       app.databaseUrl,
-      `select data from pgboss.job where name = 'webhooks-outbox' and data->>'subjectId' = $1 order by created_on, data->>'id'`,
+      `select data from ${OUTBOX_EVENTS} where data->>'subjectId' = $1 order by sequence`,
       [s.id],
     );
     expect(events.map((e) => [e.data.type, e.data.data.inbound_shipment.status])).toEqual([
@@ -232,7 +232,7 @@ describe('inbound shipments', () => {
     expect(Object.keys(events[2]!.data.data.inbound_shipment).sort()).toEqual(SHIPMENT_KEYS);
     const itemEvents = await query<{ type: string }>(
       app.databaseUrl,
-      `select data->>'type' as type from pgboss.job where name = 'webhooks-outbox' and data->>'subjectType' = 'inventory_item' and data->'data'->'inventory_item'->>'sku' = 'SHIRT-M'`,
+      `select data->>'type' as type from ${OUTBOX_EVENTS} where data->>'subjectType' = 'inventory_item' and data->'data'->'inventory_item'->>'sku' = 'SHIRT-M'`,
     );
     expect(itemEvents.length).toBeGreaterThan(0);
   });

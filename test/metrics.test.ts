@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { accept } from './support/events.js';
@@ -79,6 +80,27 @@ describe('GET /metrics', () => {
       return (sample(t, 'custom_events_processed_total', { outcome: 'completed' }) ?? 0) >= 1 ? t : undefined;
     }, 'the event to be processed');
     expect(sample(text, 'custom_events_accepted_total')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows how far behind each outbox consumer is: unread events and the age of the oldest', async () => {
+    // Hold the flows' position (a consumer skips its position while another transaction holds it).
+    const holder = new pg.Client({ connectionString: app.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`select 1 from platform.outbox_consumer where name = 'flow-triggers' for update`);
+      await accept(app, account, { eventName: 'Lagging', customer: { email: 'lag@example.com' } });
+      const text = await eventually(async () => {
+        const t = await scrape();
+        return (sample(t, 'outbox_consumer_lag_events', { consumer: 'flow-triggers' }) ?? 0) >= 1 ? t : undefined;
+      }, 'the flows to lag');
+      expect(sample(text, 'outbox_consumer_lag_seconds', { consumer: 'flow-triggers' })).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'outbox_consumer_lag_events', { consumer: 'webhooks-outbox' })).toBeDefined();
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    await eventually(async () => sample(await scrape(), 'outbox_consumer_lag_events', { consumer: 'flow-triggers' }) === 0, 'the flows to catch up');
   });
 
   it('counts webhook delivery attempts by outcome', async () => {

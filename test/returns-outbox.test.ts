@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { OUTBOX_EVENTS, query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
 describe('return changes and their outbox events', () => {
@@ -11,7 +11,7 @@ describe('return changes and their outbox events', () => {
   });
 
   const events = (returnId: string) =>
-    query<{ data: any }>(app.databaseUrl, `select data from pgboss.job where name = 'webhooks-outbox' and data->>'subjectId' = $1 order by created_on, data->>'occurredAt'`, [returnId]);
+    query<{ data: any }>(app.databaseUrl, `select data from ${OUTBOX_EVENTS} where data->>'subjectId' = $1 order by sequence`, [returnId]);
   const create = async () => (await postReturn(app, acme, returnBody('O-1', [{ lineItemId: 'a', quantity: 1, reason: 'r' }]))).body.return.id as string;
   const put = (id: string, status: string) =>
     app.request(`/v2.2/returns/${id}/status`, { method: 'PUT', token: acme.apiSecret, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status }) });
@@ -41,7 +41,7 @@ describe('return changes and their outbox events', () => {
     expect((await put(id, 'flagged')).status).toBe(409);
     expect((await events(id)).map((e) => e.data.type)).toEqual(['return.created', 'return.updated']);
     // Return events only: the completion above makes restock publish inventory events meanwhile.
-    const returnEvents = `select count(*)::int as n from pgboss.job where name = 'webhooks-outbox' and data->>'subjectType' = 'return'`;
+    const returnEvents = `select count(*)::int as n from ${OUTBOX_EVENTS} where data->>'subjectType' = 'return'`;
     const before = await query(app.databaseUrl, returnEvents);
     expect((await postReturn(app, acme, returnBody('O-1', [{ lineItemId: 'a', quantity: 99, reason: 'r' }]))).status).toBe(409);
     expect(await query(app.databaseUrl, returnEvents)).toEqual(before);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestAccount, useTestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { consumedEvents } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
 
@@ -51,13 +51,9 @@ describe('returns across the inventory subgraph', () => {
     // Reopened and completed again: nothing is restocked twice.
     expect((await put(id, 'open')).status).toBe(204);
     expect((await put(id, 'complete')).status).toBe(204);
-    // Wait until the restock consumer has handled every event, including the second completion.
-    await eventually(
-      async () => (await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock' and state <> 'completed'`)).length === 0,
-      'restock jobs to finish',
-      { timeoutMs: 20_000 },
-    );
-    expect((await query(app.databaseUrl, `select 1 from pgboss.job where name = 'inventory-restock'`)).length).toBe(3); // complete, open, complete
+    // Wait until the restock consumer has read every change, including the second completion.
+    const read = await consumedEvents(app.databaseUrl, 'inventory-restock', `e.subject_id = $2 and e.type = 'return.updated'`, [id], 3);
+    expect(read).toHaveLength(3); // complete, open, complete
     const again = await itemsOf(id);
     expect(again.data.return.items[0].inventoryItem.quantity).toBe(2);
   });

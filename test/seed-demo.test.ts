@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js';
 import { useTestAccount, useTestApp, type TestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { CONSUMED, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { seedDemoCommand } from '../server/seed-demo-command.js';
 
-/** Waits until the jobs the seeding set off (event processing, restock of completed returns) have run. */
+/** Waits until what the seeding set off (event processing, restock of completed returns) has run. */
 async function settled(app: TestApp): Promise<void> {
   await eventually(async () => {
-    const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pgboss.job where name in ('custom-events', 'inventory-restock') and state in ('created', 'retry', 'active')`);
-    return row!.n === 0 ? true : undefined;
-  }, 'the seeded jobs to run');
+    const [row] = await query<{ n: number }>(
+      app.databaseUrl,
+      `select (select count(*) from pgboss.job where name in ('custom-events', 'inventory-restock') and state in ('created', 'retry', 'active'))
+            + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'inventory-restock' and e.type = 'return.updated' and not ${CONSUMED}) as n`,
+    );
+    return Number(row!.n) === 0 ? true : undefined;
+  }, 'the seeded work to run');
 }
 
 const COUNTS: SeedCounts = { orders: 12, returns: 10, events: 40, inventory: 6, days: 30 };

@@ -2,17 +2,19 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
+import { createConsumerQueue, startOutboxConsumer } from '../platform/outbox-consumers.js';
 import { ensureQueue, type PgBoss } from '../platform/queue.js';
 import { withDeadLetters } from '../platform/dead-letters.js';
 import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { openSecretBox } from '../platform/secret-box.js';
 import { Deliverer, sweep } from './delivery.js';
-import { FanOut } from './fanout.js';
+import { FanOut, WEBHOOKS_CONSUMER } from './fanout.js';
 import { replay } from './replay.js';
 import { backfill, type BackfillSources } from './backfill.js';
 import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
 
 export { webhooksDbModule } from './db.js';
+export { WEBHOOKS_CONSUMER } from './fanout.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
 export { webhookPrivacy } from './privacy.js';
@@ -27,8 +29,6 @@ export interface WebhooksDeps {
   accounts: AccountsService;
   config: Config;
   logger: Logger;
-  /** The outbox queue that keeps every published event for webhooks. */
-  outboxQueue: string;
   /** Reads of each topic's existing subjects, from their owning subgraphs (worker roles). */
   backfillSources?: BackfillSources;
 }
@@ -36,6 +36,7 @@ export interface WebhooksDeps {
 export type { BackfillSources } from './backfill.js';
 
 export async function createWebhookQueues(boss: PgBoss): Promise<void> {
+  await createConsumerQueue(boss, WEBHOOKS_CONSUMER);
   for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) {
     await ensureQueue(boss, queue, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, queue)) });
   }
@@ -54,21 +55,18 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
   const { orm, boss, accounts, config, logger } = deps;
   const box = await openSecretBox(accounts);
   const deliverer = new Deliverer(orm, box, config, logger.child({ part: 'webhooks' }));
-  const fanOut = new FanOut(orm, boss, accounts, deps.outboxQueue);
-  await fanOut.ensureIndex();
-  let running = true;
-  const fanOutLoop = (async () => {
-    while (running) {
-      let moved = 0;
-      try {
-        moved = await fanOut.pass();
-        if (moved) deliverer.poke();
-      } catch (err) {
-        logger.error({ err }, 'webhook fan-out failed');
-      }
-      if (!moved) await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const fanOut = new FanOut(accounts);
+  const stopFanOut = await startOutboxConsumer({
+    declaration: WEBHOOKS_CONSUMER,
+    orm,
+    boss,
+    logger,
+    apply: (em, events) => fanOut.apply(em, events),
+    // Only the events of stores with a subscription to their topic (a topic is its types' prefix) are read in full.
+    wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topic = split_part(o.type, '.', 1))`,
+    onConsumed: () => deliverer.poke(),
+    idleMs: 20,
+  });
   const sweeper = setInterval(() => void sweep(orm).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
   sweeper.unref();
   await boss.work<{ subscriptionId: string; start: string }>(WEBHOOK_REPLAY_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
@@ -81,9 +79,8 @@ export async function startWebhookWorkers(deps: WebhooksDeps): Promise<() => Pro
   });
   deliverer.start();
   return async () => {
-    running = false;
     clearInterval(sweeper);
-    await fanOutLoop;
+    await stopFanOut();
     await deliverer.stop();
   };
 }

@@ -58,6 +58,14 @@ const TOPICS = {
 
 type Body<T extends WebhookTopic> = Static<(typeof TOPICS)[T]['body']>;
 
+/** Every contract some topic carries: what the fan-out reads from the outbox. */
+export const WEBHOOK_CONTRACTS: readonly OutboxContract[] = WEBHOOK_TOPICS.flatMap((t) => TOPICS[t].contracts);
+
+// The fan-out's `wanted` filter (index.ts) finds an event's topic as its type's prefix.
+for (const t of WEBHOOK_TOPICS) {
+  for (const c of TOPICS[t].contracts) if (!c.type.startsWith(`${t}.`)) throw new Error(`outbox contract ${c.type} does not start with its webhook topic ${t}`);
+}
+
 /** What a message is about: its topic, its payload's `type`, and the lane that orders it. */
 export interface Routed {
   topic: WebhookTopic;

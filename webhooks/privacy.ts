@@ -2,6 +2,7 @@ import { sql, type Orm } from '../platform/db/orm.js';
 import { affected, inBatches, retentionScopes, scanStore } from '../platform/privacy/batches.js';
 import { PRIVACY_BATCH, type ErasureLedger, type ErasureWork, type PrivacyParticipants, type RetentionPolicy } from '../platform/privacy/participants.js';
 import { identifierPattern, scrubJson, scrubText, type ErasureSubject } from '../platform/privacy/subject.js';
+import { WEBHOOKS_CONSUMER } from './fanout.js';
 
 interface MessageCopy {
   id: string;
@@ -26,10 +27,10 @@ export function webhookPrivacy(orm: Orm): PrivacyParticipants {
 
 async function erase(orm: Orm, work: ErasureWork, subject: ErasureSubject, ledger: ErasureLedger): Promise<void> {
   const pattern = identifierPattern(subject);
-  // A fan-out pass that read the outbox before the queue's copies were scrubbed holds this lock
+  // A fan-out pass that read the outbox before its copies were scrubbed holds its consumer's row
   // until its messages commit: waiting for it (and letting go at once, as a long scan must not stall
   // the fan-out) is enough for the scan to find them. Later passes read scrubbed copies.
-  await orm.em.fork().transactional((em) => sql(em, `select pg_advisory_xact_lock(hashtext('webhooks:fan-out'))`));
+  await orm.em.fork().transactional((em) => sql(em, 'select 1 from platform.outbox_consumer where name = $1 for update', [WEBHOOKS_CONSUMER.name]));
   const found = await scanStore<MessageCopy>(
     orm,
     `select m.id, m.body, (s.topic = 'custom_event' and m.lane = any($2)) as erased from message m join subscription s on s.id = m.subscription_id

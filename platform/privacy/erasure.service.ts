@@ -104,7 +104,7 @@ export class ErasureRequests {
       if (!row || row.status === 'COMPLETED') return;
       await sql(em, `update erasure_request set status = 'COMPLETED', completed_at = now(), subject_sealed = null, customer_ids = $2 where id = $1`, [id, subject.customerIds]);
       const [erasure] = await this.documents([id], em);
-      await publish(this.boss, em, CustomerErased, [{ storeId: erasure!.storeId, subjectId: id, data: { erasure: erasure! } }]);
+      await publish(em, CustomerErased, [{ storeId: erasure!.storeId, subjectId: id, data: { erasure: erasure! } }]);
     });
   }
 }

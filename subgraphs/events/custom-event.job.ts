@@ -1,17 +1,18 @@
-import type { JobResult } from 'pg-boss';
+import { claimJobs, failClaimedJob, type ClaimedJobRow } from '../../platform/job-claims.js';
+import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
+import type { Orm } from '../../platform/db/orm.js';
 import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
-import { applyEachAlone } from '../../platform/job-batches.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
+import { EVENT_LANES, EventLanes, LANE_KEY } from './custom-event.lanes.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
 /**
- * Retries with backoff, then the dead-letter queue. A job's claim expires after
- * a minute, so the jobs of a worker that died are picked up again; processing
- * is idempotent on the event id, so a job whose transaction had committed
- * changes nothing the second time.
+ * Retries with backoff, then the dead-letter queue. Jobs are claimed by the transaction that
+ * applies them (no claim to expire: a crashed worker's jobs are due again at once); processing is
+ * idempotent on the event id.
  */
 export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, CUSTOM_EVENTS_QUEUE, {
@@ -24,100 +25,187 @@ export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
   });
 }
 
-interface BatchJob {
-  id: string;
-  data: unknown;
-  /** With the queue's metadata: when its insert ran. */
-  createdOn?: Date;
-  /** With the queue's metadata: a failure on the last allowed attempt dead-letters the job. */
-  retryCount?: number;
-  retryLimit?: number;
-}
-
-/** Counts what each job's result does (custom_events_processed_total). */
-function countOutcomes(jobs: BatchJob[], results: JobResult[]): JobResult[] {
-  results.forEach((result, i) => {
-    const job = jobs[i]!;
-    const lastAttempt = job.retryLimit !== undefined && (job.retryCount ?? 0) >= job.retryLimit;
-    const outcome = result.status === 'completed' ? 'completed' : result.status === 'deadletter' || lastAttempt ? 'dead_lettered' : 'failed';
-    customEventsProcessed.inc({ outcome });
-  });
-  return results;
-}
-
-/** Acceptance order: pg-boss returns a fetched batch in no particular order. */
-function acceptanceOrder(a: BatchJob, b: BatchJob): number {
-  const time = (a.createdOn?.getTime() ?? 0) - (b.createdOn?.getTime() ?? 0);
-  const position = (job: BatchJob) => (job.data as Partial<CustomEventJob> | null)?.position ?? 0;
-  return time || position(a) - position(b);
-}
-
-/**
- * Applies a fetched batch as transactions of at most `lanes.batchSize` jobs, up to
- * `lanes.concurrency` of them in flight, without giving up event order: transaction k+1 starts
- * once transaction k holds its ordering locks (its uniqueId claims and its customers' rows,
- * `onOrdered`), so where two of them touch the same customer or uniqueId the later one waits for
- * the earlier to commit, as if they ran one after the other; the rest of their work (event rows,
- * outbox, commit) overlaps. Each transaction also takes its jobs off the queue
- * (`settleInTransaction`). When one fails (one bad event, or a race with another worker), its
- * jobs are applied one by one so one event cannot hold its batch-mates back; a job that fails
- * alone is left to pg-boss to retry or dead-letter.
- */
-export async function processCustomEventBatch(service: CustomEventService, jobs: BatchJob[], logger: Logger, lanes: WorkerLanes = { batchSize: Math.max(1, jobs.length), concurrency: 1 }): Promise<JobResult[]> {
-  const apply = (batch: BatchJob[], onOrdered?: () => void) =>
-    service.inTransaction(async (em, learned) => {
-      await service.processBatch(em, batch.map((job) => job.data), learned, onOrdered);
-      await service.settle(em, CUSTOM_EVENTS_QUEUE, batch);
-    });
-
-  const ordered = [...jobs].sort(acceptanceOrder);
-  const chunks: BatchJob[][] = [];
-  for (let i = 0; i < ordered.length; i += lanes.batchSize) chunks.push(ordered.slice(i, i + lanes.batchSize));
-  let previous: Promise<void> = Promise.resolve();
-  const failed: BatchJob[][] = [];
-  const inFlight: Promise<void>[] = [];
-  for (const chunk of chunks) {
-    const after = previous;
-    let release!: () => void;
-    previous = new Promise((resolve) => (release = resolve));
-    inFlight.push(
-      (async () => {
-        await after;
-        try {
-          await apply(chunk, release);
-        } catch (err) {
-          if (chunk.length > 1) logger.warn({ err, jobs: chunk.length }, 'custom event batch failed; processing its jobs one by one');
-          failed.push(chunk);
-        } finally {
-          release();
-        }
-      })(),
-    );
-    // At most `concurrency` transactions open at once.
-    if (inFlight.length >= lanes.concurrency) await inFlight[inFlight.length - lanes.concurrency];
-  }
-  await Promise.all(inFlight);
-
-  const alone = await applyEachAlone(failed.flat().sort(acceptanceOrder), apply, logger, {
-    what: 'custom event processing',
-    isPermanent: (err) => err instanceof UnprocessableJobError,
-  });
-  const results = new Map(alone.map((r) => [r.id, r]));
-  return countOutcomes(jobs, jobs.map((job) => results.get(job.id) ?? { id: job.id, status: 'completed' }));
+/** Acceptance order: a claim reads jobs by insert time; jobs inserted together keep their place in the insert. */
+function acceptanceOrder(a: ClaimedJobRow, b: ClaimedJobRow): number {
+  const position = (job: ClaimedJobRow) => (job.data as Partial<CustomEventJob> | null)?.position ?? 0;
+  return a.createdOn.getTime() - b.createdOn.getTime() || position(a) - position(b);
 }
 
 export interface WorkerLanes {
-  /** Jobs applied per transaction: a fetch takes what is there, so transactions grow with the backlog. */
+  /** Jobs applied per transaction: a claim takes what is there, so transactions grow with the backlog. */
   batchSize: number;
-  /** Transactions in flight at once in this process, in order (see processCustomEventBatch); a fetch takes batchSize x concurrency jobs. */
+  /** Transactions in flight at once in this process, in order (see CustomEventWorker). */
   concurrency: number;
 }
 
-export async function startCustomEventWorkers(boss: PgBoss, service: CustomEventService, logger: Logger, lanes: WorkerLanes): Promise<void> {
-  // Full batches are fetched again at once (a backlog drains without waiting for the poll interval).
-  await boss.work(
-    CUSTOM_EVENTS_QUEUE,
-    { batchSize: lanes.batchSize * lanes.concurrency, perJobResults: true, includeMetadata: true, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    (jobs) => processCustomEventBatch(service, jobs, logger, lanes),
-  );
+export interface CustomEventWorkerDeps {
+  orm: Orm;
+  boss: PgBoss;
+  logger: Logger;
+  config: Pick<Config, 'dbTimeouts'>;
+}
+
+/** How long a worker waits after a claim that found less than a full batch. */
+const POLL_MS = 500;
+
+/**
+ * Applies accepted events in acceptance order, per lane (custom-event.lanes.ts), across processes.
+ *
+ * Each transaction claims its jobs itself (the oldest due jobs of this process's lanes, row-locked,
+ * job-claims.ts), applies them and deletes them. Up to `concurrency` transactions are in flight,
+ * each starting once the one before holds its ordering locks (its uniqueId claims and its
+ * customers' rows) and claiming the next jobs: where two of them touch the same customer or
+ * uniqueId, the later one waits for the earlier to commit, as if they ran one after the other; the
+ * rest of their work (event rows, outbox, commit) overlaps. When one fails, its jobs are applied
+ * one by one so one event cannot hold its batch-mates back; a job that fails alone is left to
+ * pg-boss to retry or dead-letter.
+ */
+export class CustomEventWorker {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  /** Jobs held by this process's open transactions: the next claim skips them. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly deps: CustomEventWorkerDeps,
+    private readonly service: CustomEventService,
+    private readonly lanes: EventLanes,
+    private readonly options: WorkerLanes,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming and lets the transactions in flight finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const open = new Set<Promise<void>>();
+    while (this.running) {
+      while (open.size >= this.options.concurrency) await Promise.race(open);
+      // Resolves once the transaction holds what orders it (or is over), with how many jobs it claimed.
+      const claimed = await new Promise<number>((ordered) => {
+        const transaction = this.transaction(ordered).finally(() => open.delete(transaction));
+        open.add(transaction);
+      });
+      if (claimed < this.options.batchSize) await this.pause(POLL_MS);
+    }
+    await Promise.all(open);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async transaction(ordered: (claimed: number) => void): Promise<void> {
+    let jobs: ClaimedJobRow[] = [];
+    let signalled = false;
+    const signal = () => {
+      if (signalled) return;
+      signalled = true;
+      ordered(jobs.length);
+    };
+    const claimed = (rows: ClaimedJobRow[]) => {
+      jobs = rows;
+      for (const job of rows) this.inFlight.add(job.id);
+    };
+    try {
+      await this.apply({ limit: this.options.batchSize }, claimed, signal);
+      customEventsProcessed.inc({ outcome: 'completed' }, jobs.length);
+    } catch (err) {
+      signal();
+      if (jobs.length > 1) this.deps.logger.warn({ err, jobs: jobs.length }, 'custom event batch failed; processing its jobs one by one');
+      await this.eachAlone(jobs, err);
+    } finally {
+      signal();
+      for (const job of jobs) this.inFlight.delete(job.id);
+    }
+  }
+
+  /** One transaction: claim, apply in acceptance order (`ordered` once it holds its ordering locks), take the jobs off the queue. */
+  private apply(claim: { limit: number; only?: string[] }, claimed?: (jobs: ClaimedJobRow[]) => void, ordered?: () => void): Promise<void> {
+    return this.service.inTransaction(async (em, learned) => {
+      const lanes = this.lanes.beginClaim();
+      let jobs: ClaimedJobRow[] = [];
+      try {
+        const partitions = lanes ? { key: LANE_KEY, count: EVENT_LANES, held: lanes } : undefined;
+        // A job retried alone is among this process's own; other claims skip those.
+        const exclude = claim.only ? [] : [...this.inFlight];
+        if (lanes?.length !== 0) jobs = (await claimJobs(em, CUSTOM_EVENTS_QUEUE, { ...claim, exclude, partitions })).sort(acceptanceOrder);
+      } finally {
+        this.lanes.endClaim();
+      }
+      claimed?.(jobs);
+      if (!jobs.length) return;
+      await this.service.processBatch(
+        em,
+        jobs.map((job) => job.data),
+        learned,
+        ordered,
+      );
+      await this.service.settle(em, CUSTOM_EVENTS_QUEUE, jobs);
+    });
+  }
+
+  /** After a failed batch: each job in its own transaction; one that fails alone is recorded as a failed attempt. */
+  private async eachAlone(jobs: ClaimedJobRow[], batchError: unknown): Promise<void> {
+    for (const job of jobs) {
+      let error = batchError;
+      if (jobs.length > 1) {
+        try {
+          await this.apply({ limit: 1, only: [job.id] });
+          customEventsProcessed.inc({ outcome: 'completed' });
+          continue;
+        } catch (err) {
+          error = err;
+        }
+      }
+      this.deps.logger.error({ err: error, jobId: job.id }, 'custom event processing failed');
+      const message = error instanceof Error ? error.message : String(error);
+      const outcome = await failClaimedJob(this.deps.boss, this.deps.orm, CUSTOM_EVENTS_QUEUE, job.id, message, error instanceof UnprocessableJobError).catch((err: unknown) => {
+        this.deps.logger.error({ err, jobId: job.id }, 'recording a failed custom event attempt failed');
+        return null;
+      });
+      if (outcome) customEventsProcessed.inc({ outcome });
+    }
+  }
+}
+
+/** The workers this process runs, so a test or a benchmark can pause them. */
+const running = new WeakMap<PgBoss, Set<() => Promise<void>>>();
+
+/** Starts a worker and its lanes; returns the function that stops both (the lanes are released). */
+export async function startCustomEventWorkers(deps: CustomEventWorkerDeps, service: CustomEventService, options: WorkerLanes): Promise<() => Promise<void>> {
+  const lanes = new EventLanes(deps.orm.config.get('clientUrl')!, deps.config.dbTimeouts, deps.logger);
+  await lanes.start();
+  const worker = new CustomEventWorker(deps, service, lanes, options);
+  worker.start();
+  const stops = running.get(deps.boss) ?? new Set();
+  running.set(deps.boss, stops);
+  const stop = async () => {
+    stops.delete(stop);
+    await worker.stop();
+    await lanes.stop();
+  };
+  stops.add(stop);
+  return stop;
+}
+
+/** Stops every custom event worker of the process that owns `boss` (the transactions in flight finish). */
+export async function stopCustomEventWorkers(boss: PgBoss): Promise<void> {
+  for (const stop of [...(running.get(boss) ?? [])]) await stop();
 }

@@ -2,7 +2,6 @@ import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { publish, settleInTransaction, type ClaimedJob } from '../../platform/outbox.js';
 import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } from './custom-event.events.js';
-import { enqueueFlowTriggers } from './flows/flow.triggers.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
 import type { PgBoss } from '../../platform/queue.js';
@@ -142,19 +141,23 @@ export class CustomEventService {
    * Applies a batch of jobs' events, in order, inside the caller's transaction
    * (`inTransaction`). Set-based where order does not matter: one query finds
    * events already applied (a retried job), one insert claims the uniqueIds,
-   * one inserts the events, one the catalogue entries, one per subscribed
-   * queue the outbox events, one the flows' trigger jobs when a flow wants
-   * them. Customers are resolved event by event, since a later event of the
-   * batch may patch what an earlier one created. `onOrdered` is called once
-   * the transaction holds the locks that order it after earlier transactions
-   * (its uniqueId claims and its customers' rows).
+   * one inserts the events, one the catalogue entries, one the outbox events
+   * (built here from what was stored, not read back). Customers are resolved
+   * event by event, since a later event of the batch may patch what an
+   * earlier one created. `onOrdered` is called once the transaction holds the
+   * locks that order it after earlier transactions (its uniqueId claims and
+   * its customers' rows).
    */
   async processBatch(em: EntityManager, jobs: unknown[], learned: string[], onOrdered?: () => void): Promise<ProcessOutcome[]> {
     jobs.forEach(assertJob);
     const batch = jobs as CustomEventJob[];
     const outcomes = new Map<string, ProcessOutcome>();
-    const applied = await sql<{ id: string }>(em, 'select id from custom_event where id = any($1)', [batch.map((j) => j.eventId)]);
-    for (const { id } of applied) outcomes.set(id, 'already-processed');
+    // The transaction's time is the stored events' created_at (the column's default).
+    const [head] = await sql<{ now: Date; applied: string[] }>(em, `select transaction_timestamp() as now, array(select id from custom_event where id = any($1)) as applied`, [
+      batch.map((j) => j.eventId),
+    ]);
+    const now = head!.now;
+    for (const id of head!.applied) outcomes.set(id, 'already-processed');
     for (const id of (await this.suppressions?.suppressedIn(em, batch.filter((j) => !outcomes.has(j.eventId)))) ?? []) outcomes.set(id, 'suppressed');
     const pending = batch.filter((j) => !outcomes.has(j.eventId));
 
@@ -176,28 +179,40 @@ export class CustomEventService {
     onOrdered?.();
     toStore.forEach((job, i) => customers.set(job.eventId, resolved[i]!));
     const rows = toStore.map((job) => ({ job, stored: applyDataRules(job.event.data) }));
-    const inserted = await sql<CustomEventRow>(
+    const events = rows.map(({ job, stored }): CustomEventRow => ({
+      id: job.eventId,
+      storeId: job.storeId,
+      customerId: customers.get(job.eventId)!.id,
+      eventName: job.event.eventName,
+      eventTimestamp: new Date(job.event.eventTimestamp ?? job.receivedAt),
+      value: job.event.value ?? null,
+      valueCurrency: job.event.valueCurrency ?? null,
+      uniqueId: job.event.uniqueId ?? null,
+      data: stored.data,
+      extra: stored.extra ?? null,
+      createdAt: now,
+    }));
+    await sql(
       em,
       `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
        select id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at
          from jsonb_to_recordset($1::jsonb) as r(id text, store_id text, customer_id text, event_name text, event_timestamp timestamptz, value numeric,
-              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz)
-       returning ${EVENT_COLUMNS}`,
+              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz)`,
       [
         JSON.stringify(
-          rows.map(({ job, stored }) => ({
-            id: job.eventId,
-            store_id: job.storeId,
-            customer_id: customers.get(job.eventId)!.id,
-            event_name: job.event.eventName,
-            event_timestamp: job.event.eventTimestamp ?? job.receivedAt,
-            value: job.event.value ?? null,
-            value_currency: job.event.valueCurrency ?? null,
-            unique_id: job.event.uniqueId ?? null,
-            data: stored.data,
-            data_dates: stored.dataDates,
-            extra: stored.extra ?? null,
-            received_at: job.receivedAt,
+          events.map((e, i) => ({
+            id: e.id,
+            store_id: e.storeId,
+            customer_id: e.customerId,
+            event_name: e.eventName,
+            event_timestamp: e.eventTimestamp,
+            value: e.value,
+            value_currency: e.valueCurrency,
+            unique_id: e.uniqueId,
+            data: e.data,
+            data_dates: rows[i]!.stored.dataDates,
+            extra: e.extra,
+            received_at: rows[i]!.job.receivedAt,
           })),
         ),
       ],
@@ -216,18 +231,11 @@ export class CustomEventService {
       learned.push(...fresh.keys());
     }
 
-    const byId = new Map(inserted.map((r) => [r.id, r]));
-    const published = await publish(
-      this.boss,
+    await publish(
       em,
       CustomEventCreated,
-      toStore.map((job) => ({
-        storeId: job.storeId,
-        subjectId: job.eventId,
-        data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
-      })),
+      events.map((e) => ({ storeId: e.storeId, subjectId: e.id, data: { event: eventPayload(e), customer: customerPayload(customers.get(e.id)!) } })),
     );
-    await enqueueFlowTriggers(this.boss, em, published);
     for (const job of toStore) outcomes.set(job.eventId, 'stored');
     return batch.map((j) => outcomes.get(j.eventId)!);
   }

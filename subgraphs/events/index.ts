@@ -2,7 +2,7 @@ import { buildFederatedSchema } from '../../platform/graphql/build-federated-sch
 import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
 import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { eventAcceptance } from './custom-event.acceptance.js';
-import { createCustomEventQueues, startCustomEventWorkers } from './custom-event.job.js';
+import { createCustomEventQueues, startCustomEventWorkers, stopCustomEventWorkers } from './custom-event.job.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
 import { CustomerResolver, customerReferences } from './customer.resolver.js';
@@ -21,6 +21,7 @@ import { TemplateEngine } from './templates/template.render.js';
 import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
 import { createFlowQueues, startFlowWorkers } from './flows/flow.job.js';
+import { FLOW_TRIGGERS_CONSUMER } from './flows/flow.triggers.js';
 import { messageProviders } from './flows/flow.providers.js';
 import { CustomerFlowsResolver, FlowResolver, FlowRunResolver, MessageResolver } from './flows/flow.resolver.js';
 import { CustomerExportResolver } from './customer-export.resolver.js';
@@ -92,6 +93,7 @@ const RESOLVERS = [
 export const eventsSubgraph: SubgraphDefinition = {
   name: 'events',
   publishes: CUSTOM_EVENT_EVENTS,
+  consumes: [FLOW_TRIGGERS_CONSUMER],
   db: {
     name: 'events',
     schema: 'events',
@@ -130,8 +132,13 @@ export const eventsSubgraph: SubgraphDefinition = {
   },
   async startWorkers(deps: SubgraphDeps) {
     const { events, runner } = services(deps);
-    await startCustomEventWorkers(deps.boss, events, deps.logger, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
-    await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
+    await startCustomEventWorkers(deps, events, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
+    const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
+    return async () => {
+      // Every processing worker of the process, those started later (a test's, a benchmark's) included.
+      await stopCustomEventWorkers(deps.boss);
+      await stopFlows();
+    };
   },
   privacy: (deps: SubgraphDeps) => new EventsPrivacy(deps.orm, services(deps).suppressions).participants(),
 };

@@ -6,7 +6,6 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { check } from '../../platform/validation/index.js';
 import type { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inbound-shipment.input.js';
 import { inboundShipmentJson } from './inbound-shipment.json.js';
@@ -57,10 +56,7 @@ const SHIPMENT_ITEMS = new BulkInsert<{ shipmentId: string; position: number; it
 ]);
 
 export class InboundShipmentService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly boss: PgBoss,
-  ) {}
+  constructor(private readonly orm: Orm) {}
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -169,7 +165,7 @@ export class InboundShipmentService {
             delta: item.receivedQuantity!,
           };
         });
-        const writer = new StockWriter(em, this.boss);
+        const writer = new StockWriter(em);
         for (const change of changes.sort(byItemKey)) await writer.apply(change);
         await writer.publish();
       }
@@ -201,7 +197,7 @@ export class InboundShipmentService {
 
   private async announce(em: EntityManager, id: string, contract: typeof InboundShipmentCreated | typeof InboundShipmentUpdated): Promise<InboundShipmentView> {
     const [view] = await loadShipments(em, [id]);
-    await publish(this.boss, em, contract, [{ storeId: view!.storeId, subjectId: id, data: { inbound_shipment: inboundShipmentJson(view!) } }]);
+    await publish(em, contract, [{ storeId: view!.storeId, subjectId: id, data: { inbound_shipment: inboundShipmentJson(view!) } }]);
     return view!;
   }
 }

@@ -25,7 +25,7 @@ import { Migration20261122000200_inventory } from './migrations/Migration2026112
 import { Migration20261122000210_inventory_stock } from './migrations/Migration20261122000210_inventory_stock.js';
 import { Migration20261203000200_inventory_levels } from './migrations/Migration20261203000200_inventory_levels.js';
 import { Migration20261203000210_product_level_bigint } from './migrations/Migration20261203000210_product_level_bigint.js';
-import { createRestockQueue, startRestockWorker } from './restock.job.js';
+import { createRestockQueue, RESTOCK_CONSUMER, startRestockWorker } from './restock.job.js';
 
 // Entities other subgraphs reference (return items, dashboards) even before a query returns them.
 const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
@@ -53,10 +53,10 @@ export const inventorySubgraph: SubgraphDefinition = {
     if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
     const services = {
       locations: new LocationService(deps.orm),
-      products: new ProductService(deps.orm, deps.boss),
-      items: new InventoryItemService(deps.orm, deps.boss),
+      products: new ProductService(deps.orm),
+      items: new InventoryItemService(deps.orm),
       levels: new InventoryLevelService(deps.orm),
-      shipments: new InboundShipmentService(deps.orm, deps.boss),
+      shipments: new InboundShipmentService(deps.orm),
       stats: new InventoryStatsReads(deps.orm),
     };
     const resolverDeps = { ...services, accounts: deps.accounts };
@@ -72,6 +72,7 @@ export const inventorySubgraph: SubgraphDefinition = {
       },
     });
   },
+  consumes: [RESTOCK_CONSUMER],
   createQueues: createRestockQueue,
   startWorkers: startRestockWorker,
 };

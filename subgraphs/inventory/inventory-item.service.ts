@@ -3,7 +3,6 @@ import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import type { Page, PageRequest } from '../../platform/pagination.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { check } from '../../platform/validation/index.js';
 import type { AdjustInventoryInput, ReceiveUndeclaredInput } from './inventory-item.input.js';
 import { itemName, kindNeedsProduct, InventoryKind } from './inventory-item.rules.js';
@@ -35,10 +34,7 @@ export async function inventoryItemDocumentsPage(orm: Orm, storeId: string, afte
 
 /** Inventory items: direct stock changes and the item list. */
 export class InventoryItemService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly boss: PgBoss,
-  ) {}
+  constructor(private readonly orm: Orm) {}
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -69,7 +65,7 @@ export class InventoryItemService {
         product = await productBySku(em, storeId, input.sku!);
         if (!product && kindNeedsProduct(kind)) throw notFound('product-not-found', `No product with sku ${input.sku} in store ${storeId}.`);
       }
-      const writer = new StockWriter(em, this.boss);
+      const writer = new StockWriter(em);
       await writer.apply({
         storeId,
         productId: product?.id ?? null,

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { check } from '../../platform/validation/index.js';
 import { itemName } from './inventory-item.rules.js';
 import { ProductUpserted } from './inventory.events.js';
@@ -13,10 +12,7 @@ import { StockWriter, syncLevelSortKeys } from './stock.service.js';
 
 /** A store's products (one per sku); item names follow them. */
 export class ProductService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly boss: PgBoss,
-  ) {}
+  constructor(private readonly orm: Orm) {}
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -54,12 +50,12 @@ export class ProductService {
       if (renamed.length) {
         const ids = renamed.map((r) => r.id);
         await syncLevelSortKeys(em, ids);
-        const writer = new StockWriter(em, this.boss);
+        const writer = new StockWriter(em);
         writer.touch(ids);
         await writer.publish();
       }
       const p = product!;
-      await publish(this.boss, em, ProductUpserted, [
+      await publish(em, ProductUpserted, [
         { storeId, subjectId: p.id, data: { product: { id: p.id, sku: p.sku, upc: p.upc, updatedAt: new Date(p.updatedAt).toISOString() } } },
       ]);
       return p;

@@ -1,26 +1,30 @@
-import type { Job } from 'pg-boss';
-import { withDeadLetters } from '../../platform/dead-letters.js';
-import { subscribeQueue, type OutboxEvent } from '../../platform/outbox.js';
+import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/outbox-consumers.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { ReturnUpdated } from '../returns/public.js';
 import { RestockService } from './restock.service.js';
 
-/** This subgraph's own queue of return events (pg-boss pub/sub), so restock retries without affecting other consumers. */
-export const RESTOCK_QUEUE = 'inventory-restock';
+/** This subgraph's reader of return events (its queue: `inventory-restock`), so restock retries without affecting other consumers. */
+export const RESTOCK_CONSUMER = outboxConsumer('inventory-restock', [ReturnUpdated]);
+export const RESTOCK_QUEUE = RESTOCK_CONSUMER.name;
 
 export async function createRestockQueue(boss: PgBoss): Promise<void> {
-  // A failed restock (e.g. the database restarting) is retried with backoff, then dead-lettered; the ledger makes retries harmless.
-  await subscribeQueue(boss, RESTOCK_QUEUE, [ReturnUpdated], { retryLimit: 10, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, RESTOCK_QUEUE)) });
+  // A restock handed to the queue (it kept failing) is retried with backoff, then dead-lettered; the ledger makes retries harmless.
+  await createConsumerQueue(boss, RESTOCK_CONSUMER, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
 }
 
-// Polls every half second as well as waking on notifications: restock should follow completion closely.
-export async function startRestockWorker(deps: SubgraphDeps): Promise<void> {
-  const restock = new RestockService(deps.orm, deps.boss, deps.logger);
-  await deps.boss.work<OutboxEvent>(RESTOCK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<OutboxEvent>[]) => {
-    for (const job of jobs) {
-      const { restocked } = await restock.handle(job.data);
-      if (restocked) deps.logger.info({ eventId: job.data.id, returnId: job.data.subjectId, restocked }, 'return restocked');
-    }
+export async function startRestockWorker(deps: SubgraphDeps): Promise<() => Promise<void>> {
+  const restock = new RestockService(deps.logger);
+  return startOutboxConsumer({
+    declaration: RESTOCK_CONSUMER,
+    orm: deps.orm,
+    boss: deps.boss,
+    logger: deps.logger,
+    apply: async (em, events) => {
+      for (const event of events) {
+        const { restocked } = await restock.handle(em, event);
+        if (restocked) deps.logger.info({ eventId: event.id, returnId: event.subjectId, restocked }, 'return restocked');
+      }
+    },
   });
 }

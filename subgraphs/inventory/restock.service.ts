@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Orm } from '../../platform/db/orm.js';
+import { sql } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import type { OutboxEvent } from '../../platform/outbox.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { productBySku } from './product.rows.js';
 import { completedReturn, restockedItem } from './restock.rules.js';
 import { StockWriter } from './stock.service.js';
@@ -19,42 +18,37 @@ export const RETURNS_LOCATION_NAME = 'Returns';
  * return completed again after a reopen finds the ledger row and adds nothing.
  */
 export class RestockService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly boss: PgBoss,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly logger: Logger) {}
 
-  async handle(event: OutboxEvent): Promise<{ restocked: number }> {
+  /** Restocks the return of a completion event in the caller's transaction (the one that consumes the event). */
+  async handle(em: EntityManager, event: OutboxEvent): Promise<{ restocked: number }> {
     const completed = completedReturn(event);
     if (!completed || !completed.items.length) return { restocked: 0 };
-    return this.orm.em.fork().transactional(async (em) => {
-      const writer = new StockWriter(em, this.boss);
-      let locationId: string | undefined;
-      let restocked = 0;
-      // Ledger rows in item order: two runs of the same event queue on the first row instead of deadlocking.
-      for (const item of [...completed.items].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        const [claimed] = await sql<{ returnItemId: string }>(
-          em,
-          `insert into restock_ledger (return_item_id, store_id, return_id, event_id, quantity) values ($1, $2, $3, $4, $5)
-           on conflict (return_item_id) do nothing returning return_item_id as "returnItemId"`,
-          [item.id, event.storeId, completed.returnId, event.id, item.quantity],
-        );
-        if (!claimed) continue;
-        if (!item.sku) {
-          // Nothing to file the units under: the ledger records the item as handled, without stock.
-          this.logger.warn({ returnId: completed.returnId, returnItemId: item.id }, 'return item without sku not restocked');
-          continue;
-        }
-        locationId ??= await this.destination(em, event.storeId, completed.destinationLocationId);
-        const product = await productBySku(em, event.storeId, item.sku);
-        const itemId = await writer.apply({ storeId: event.storeId, ...restockedItem(item.sku, item.title, product), locationId, delta: item.quantity });
-        await sql(em, 'update restock_ledger set inventory_item_id = $2, location_id = $3 where return_item_id = $1', [item.id, itemId, locationId]);
-        restocked++;
+    const writer = new StockWriter(em);
+    let locationId: string | undefined;
+    let restocked = 0;
+    // Ledger rows in item order: two runs of the same event queue on the first row instead of deadlocking.
+    for (const item of [...completed.items].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const [claimed] = await sql<{ returnItemId: string }>(
+        em,
+        `insert into restock_ledger (return_item_id, store_id, return_id, event_id, quantity) values ($1, $2, $3, $4, $5)
+         on conflict (return_item_id) do nothing returning return_item_id as "returnItemId"`,
+        [item.id, event.storeId, completed.returnId, event.id, item.quantity],
+      );
+      if (!claimed) continue;
+      if (!item.sku) {
+        // Nothing to file the units under: the ledger records the item as handled, without stock.
+        this.logger.warn({ returnId: completed.returnId, returnItemId: item.id }, 'return item without sku not restocked');
+        continue;
       }
-      await writer.publish();
-      return { restocked };
-    });
+      locationId ??= await this.destination(em, event.storeId, completed.destinationLocationId);
+      const product = await productBySku(em, event.storeId, item.sku);
+      const itemId = await writer.apply({ storeId: event.storeId, ...restockedItem(item.sku, item.title, product), locationId, delta: item.quantity });
+      await sql(em, 'update restock_ledger set inventory_item_id = $2, location_id = $3 where return_item_id = $1', [item.id, itemId, locationId]);
+      restocked++;
+    }
+    await writer.publish();
+    return { restocked };
   }
 
   /**

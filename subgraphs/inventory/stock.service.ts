@@ -5,7 +5,6 @@ import { INT32_MAX } from '../../platform/validation/index.js';
 import { newId } from '../../platform/ids.js';
 import { publish } from '../../platform/outbox.js';
 import { InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { inventoryItemJson } from './inventory-item.json.js';
 import { isStockDelta, type ItemKey } from './inventory-item.rules.js';
 import { loadItems, type InventoryItemView } from './inventory-item.view.js';
@@ -45,10 +44,7 @@ export class StockWriter {
   /** Item id -> whether this transaction created it. */
   private readonly touched = new Map<string, boolean>();
 
-  constructor(
-    private readonly em: EntityManager,
-    private readonly boss: PgBoss,
-  ) {}
+  constructor(private readonly em: EntityManager) {}
 
   /** Applies one change; a total that would pass what its column holds is a 409 naming the bound (the transaction is then aborted). */
   async apply(change: StockChange): Promise<string> {
@@ -127,8 +123,8 @@ export class StockWriter {
   async publish(): Promise<InventoryItemView[]> {
     const items = await loadItems(this.em, [...this.touched.keys()].sort());
     const event = (item: InventoryItemView) => ({ storeId: item.storeId, subjectId: item.id, data: { inventory_item: inventoryItemJson(item) } });
-    await publish(this.boss, this.em, InventoryItemCreated, items.filter((i) => this.touched.get(i.id)).map(event));
-    await publish(this.boss, this.em, InventoryItemUpdated, items.filter((i) => !this.touched.get(i.id)).map(event));
+    await publish(this.em, InventoryItemCreated, items.filter((i) => this.touched.get(i.id)).map(event));
+    await publish(this.em, InventoryItemUpdated, items.filter((i) => !this.touched.get(i.id)).map(event));
     return items;
   }
 }

@@ -10,7 +10,7 @@ import { Migration20261203000400_item_restock } from './migrations/Migration2026
 import { Migration20261215000100_erased_marker } from './migrations/Migration20261215000100_erased_marker.js';
 import { ReturnsPrivacy } from './privacy.service.js';
 import { Migration20261220000100_return_stats } from './migrations/Migration20261220000100_return_stats.js';
-import { createProductFactsQueue, startProductFactsWorker } from './product-facts.job.js';
+import { createProductFactsQueue, PRODUCT_FACTS_CONSUMER, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { createReturnStatsQueue, startReturnStatsWorker } from './return-stats.job.js';
 // Resolver modules in this order: type-graphql lists a type's fields in the order its decorators ran (schema/*.graphql).
@@ -80,10 +80,11 @@ export const returnsSubgraph: SubgraphDefinition = {
     await createProductFactsQueue(boss);
     await createReturnStatsQueue(boss);
   },
+  consumes: [PRODUCT_FACTS_CONSUMER],
   startWorkers: async (deps) => {
     await startCompletionWorker(deps, services(deps).changes);
-    await startProductFactsWorker(deps);
     await startReturnStatsWorker(deps);
+    return startProductFactsWorker(deps);
   },
   privacy: (deps) => new ReturnsPrivacy(deps.orm).participants(),
 };
@@ -94,7 +95,7 @@ function services(deps: SubgraphDeps) {
   const orders = new OrderService(deps.orm, orderReads);
   const settings = new StoreSettingsService(deps.orm);
   const reads = new ReturnReads(deps.orm);
-  const events = new ReturnEvents(deps.boss, reads, settings);
+  const events = new ReturnEvents(reads, settings);
   const creation = new ReturnCreation(deps.orm, reads, events, settings);
   const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
   return { reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };

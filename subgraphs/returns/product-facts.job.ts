@@ -1,24 +1,25 @@
-import type { Job } from 'pg-boss';
-import { withDeadLetters } from '../../platform/dead-letters.js';
-import { sql, type Orm } from '../../platform/db/orm.js';
-import { isEventOf, subscribeQueue, type OutboxEvent } from '../../platform/outbox.js';
+import type { EntityManager } from '../../platform/db/orm.js';
+import { sql } from '../../platform/db/orm.js';
+import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/outbox-consumers.js';
+import { isEventOf, type OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { ProductUpserted } from '../inventory/public.js';
 
-/** This subgraph's own queue of product events: the UPCs return items show. */
-export const PRODUCT_FACTS_QUEUE = 'returns-product-facts';
+/** This subgraph's reader of product events (its queue: `returns-product-facts`): the UPCs return items show. */
+export const PRODUCT_FACTS_CONSUMER = outboxConsumer('returns-product-facts', [ProductUpserted]);
+export const PRODUCT_FACTS_QUEUE = PRODUCT_FACTS_CONSUMER.name;
 
 export async function createProductFactsQueue(boss: PgBoss): Promise<void> {
-  await subscribeQueue(boss, PRODUCT_FACTS_QUEUE, [ProductUpserted], { retryLimit: 10, retryDelay: 5, retryBackoff: true, ...(await withDeadLetters(boss, PRODUCT_FACTS_QUEUE)) });
+  await createConsumerQueue(boss, PRODUCT_FACTS_CONSUMER, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
 }
 
 /** Keeps the newest fact of each (store, sku): a redelivered or late event never overwrites a newer one. */
-export async function applyProductEvent(orm: Orm, event: OutboxEvent): Promise<void> {
+export async function applyProductEvent(em: EntityManager, event: OutboxEvent): Promise<void> {
   if (!isEventOf(ProductUpserted, event) || event.version !== 1) return;
   const { sku, upc } = event.data.product;
   await sql(
-    orm.em.fork(),
+    em,
     `insert into product_fact (store_id, sku, upc, sequence) values ($1, $2, $3, $4)
      on conflict (store_id, sku) do update set upc = excluded.upc, sequence = excluded.sequence, updated_at = now()
        where product_fact.sequence <= excluded.sequence`,
@@ -26,8 +27,14 @@ export async function applyProductEvent(orm: Orm, event: OutboxEvent): Promise<v
   );
 }
 
-export async function startProductFactsWorker(deps: SubgraphDeps): Promise<void> {
-  await deps.boss.work<OutboxEvent>(PRODUCT_FACTS_QUEUE, { batchSize: 10, pollingIntervalSeconds: 0.5 }, async (jobs: Job<OutboxEvent>[]) => {
-    for (const job of jobs) await applyProductEvent(deps.orm, job.data);
+export function startProductFactsWorker(deps: SubgraphDeps): Promise<() => Promise<void>> {
+  return startOutboxConsumer({
+    declaration: PRODUCT_FACTS_CONSUMER,
+    orm: deps.orm,
+    boss: deps.boss,
+    logger: deps.logger,
+    apply: async (em, events) => {
+      for (const event of events) await applyProductEvent(em, event);
+    },
   });
 }

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxContract, publish } from '../../platform/outbox.js';
-import type { PgBoss } from '../../platform/queue.js';
 import { Int, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';
@@ -40,7 +39,6 @@ export const RETURN_EVENTS = [ReturnCreated, ReturnUpdated] as const;
 /** Publishes a return's new state in the caller's transaction. */
 export class ReturnEvents {
   constructor(
-    private readonly boss: PgBoss,
     private readonly reads: ReturnReads,
     private readonly settings: StoreSettingsService,
   ) {}
@@ -48,7 +46,7 @@ export class ReturnEvents {
   async emit(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, returnId: string, previousStatus: string | null) {
     const [view] = await this.reads.views([returnId], em);
     const settings = await this.settings.get(view!.storeId, em);
-    await publish(this.boss, em, contract, [
+    await publish(em, contract, [
       {
         storeId: view!.storeId,
         subjectId: returnId,

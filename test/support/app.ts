@@ -8,9 +8,12 @@ import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
-/** What every service a test starts shares: its database, loopback, the admin token, quiet logs, no demo account. */
+/**
+ * What every service a test starts shares: its database, loopback, the admin token, quiet logs, no
+ * demo account, and outbox events kept a while after every consumer read them (tests inspect them).
+ */
 export function testEnv(databaseUrl: string): Record<string, string> {
-  return { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'false' };
+  return { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'false', OUTBOX_KEEP_SECONDS: '3600' };
 }
 
 export interface TestAccount {

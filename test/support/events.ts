@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
-import { eventually } from './eventually.js';
+import { eventually, type PollOptions } from './eventually.js';
 
 /** POST /v2.2/stores/{storeId}/events (or /bulk) as the account. */
 export function postEvent(app: TestApp, account: TestAccount, body: unknown, options: { path?: string; token?: string; storeId?: string; raw?: string } = {}) {
@@ -14,11 +14,15 @@ export function postEvent(app: TestApp, account: TestAccount, body: unknown, opt
 }
 
 /** Waits until no custom event job is waiting, running or due for a retry. */
-export async function drained(databaseUrl: string): Promise<void> {
-  await eventually(async () => {
-    const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
-    return row!.n === 0 ? true : undefined;
-  }, 'the custom event queue to drain');
+export async function drained(databaseUrl: string, options?: PollOptions): Promise<void> {
+  await eventually(
+    async () => {
+      const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
+      return row!.n === 0 ? true : undefined;
+    },
+    'the custom event queue to drain',
+    options,
+  );
 }
 
 /**
@@ -60,4 +64,34 @@ export async function accept(app: TestApp, account: TestAccount, body: unknown):
 /** Another process of the service (role `all`) on the database of `app`, as a second facade or worker would run. */
 export function startAnotherProcess(app: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
   return startTestApp(env, 'all', { databaseUrl: app.databaseUrl });
+}
+
+const ORDERED_CUSTOMERS = ['a', 'b', 'c'];
+
+/**
+ * Event k of the acceptance-order scenario: three customers in turn, each event setting its
+ * customer's name and a custom field, and events k and k + 1 (k even) sharing a uniqueId.
+ */
+export function orderedEvent(k: number) {
+  return {
+    eventName: 'Step',
+    uniqueId: `u${Math.floor(k / 2)}`,
+    customer: { email: `${ORDERED_CUSTOMERS[k % 3]}@example.com`, firstName: `name ${k}`, customFields: { step: k } },
+    // k + 1: a top-level 0 in data is dropped.
+    data: { k: k + 1 },
+  };
+}
+
+/** What acceptance order decides for the scenario's first n events in a store: the last field values win, the first uniqueId wins. */
+export async function expectAcceptanceOrder(databaseUrl: string, storeId: string, n: number): Promise<void> {
+  const profiles = await customersOf(databaseUrl, storeId);
+  expect(profiles).toHaveLength(3);
+  for (const [i, name] of ORDERED_CUSTOMERS.entries()) {
+    // The customer's last event that was kept (odd k are dropped duplicates).
+    const last = Math.max(...Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === i && k % 2 === 0));
+    expect(profiles.find((p) => p.email === `${name}@example.com`)).toMatchObject({ first_name: `name ${last}`, custom_fields: { step: last } });
+  }
+  // Of each pair sharing a uniqueId, the first accepted (even k) was kept.
+  const stored = await storedEvents(databaseUrl, storeId);
+  expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: n / 2 }, (_, i) => 2 * i));
 }

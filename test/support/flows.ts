@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestAccount, TestApp } from './app.js';
-import { query } from './database.js';
+import { CONSUMED, query } from './database.js';
 import { eventually } from './eventually.js';
 
 /** GraphQL of the flows (decisions section 16), as the tests and dashboards call it. */
@@ -87,12 +87,19 @@ export async function runsWhen(app: TestApp, account: TestAccount, flowId: strin
 
 export const finished = (run: Run) => ['COMPLETED', 'FAILED', 'EXITED'].includes(run.status);
 
-/** Waits until no flow job (trigger or step) is waiting, running or due for a retry, delayed ones included. */
+/**
+ * Waits until no event waits for processing, the flows have read every processed event from the
+ * outbox, and no flow job (trigger or step) is waiting, running or due for a retry, delayed ones included.
+ */
 export async function flowsIdle(databaseUrl: string): Promise<void> {
   await eventually(async () => {
-    const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name in ('custom-events', 'flow-triggers', 'flow-steps') and state in ('created', 'retry', 'active')`);
-    return row!.n === 0 ? true : undefined;
-  }, 'the flow queues to drain');
+    const [row] = await query<{ n: number }>(
+      databaseUrl,
+      `select (select count(*) from pgboss.job where name in ('custom-events', 'flow-triggers', 'flow-steps') and state in ('created', 'retry', 'active'))
+            + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'flow-triggers' and e.type = 'custom_event.created' and not ${CONSUMED}) as n`,
+    );
+    return Number(row!.n) === 0 ? true : undefined;
+  }, 'the flows to be idle');
 }
 
 export interface Received {
