@@ -8,7 +8,7 @@ import { call } from './support/webhooks.js';
 
 /**
  * A customer erased everywhere: her profile, events, claims, runs and messages go; her orders and
- * returns stay without her; copies in queued jobs and webhook messages are scrubbed; and then
+ * returns stay without her; copies in the outbox, queued jobs and webhook messages are scrubbed; and then
  * nothing in any column of any table of any schema holds her email or phone number.
  */
 describe('customer erasure', () => {
@@ -19,7 +19,7 @@ describe('customer erasure', () => {
   it('leaves no readable trace of the customer in any table, and tells subscribers once', { timeout: 120_000 }, async () => {
     const before = await scan(app.databaseUrl, NEEDLES);
     // The scan sees every place customer data lives (so its silence afterwards means something).
-    for (const table of ['events.customer', 'events.custom_event', 'events.message', 'returns.order', 'returns.return', 'returns.return_comment', 'webhooks.message', 'pgboss.job']) {
+    for (const table of ['events.customer', 'events.custom_event', 'events.message', 'returns.order', 'returns.return', 'returns.return_comment', 'webhooks.message', 'platform.outbox_event']) {
       expect(before.some((h) => h.table === table), table).toBe(true);
     }
 

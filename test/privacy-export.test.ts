@@ -37,7 +37,7 @@ describe('customer export', () => {
     expect(doc.messages.map((m) => m.to).sort()).toEqual([ANN.email, ANN.phoneNumber].sort());
 
     const ids = new Set([doc.customer!.id, ...[doc.events, doc.mentions, doc.flowRuns, doc.messages, doc.orders, doc.returns].flat().map((r) => r.id)]);
-    // Each row the scan finds is an exported record, a part of one, or a copy of one (a webhook message, a job).
+    // Each row the scan finds is an exported record, a part of one, or a copy of one (an outbox event, a webhook message, a job).
     const exportedBy = (hit: Hit): string | undefined => {
       const row = hit.row as Record<string, any>;
       // pg-boss's job table and its partitions.
@@ -51,6 +51,7 @@ describe('customer export', () => {
           return row.return_id;
         case 'webhooks.message':
         case 'webhooks.attempt':
+        case 'platform.outbox_event':
           return row.subject_id;
         default:
           return row.id;
