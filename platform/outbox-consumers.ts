@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from './errors.js';
 import { applyBatchOrEachAlone } from './job-batches.js';
 import type { Logger } from './logger.js';
 import { metrics } from './metrics.js';
+import { PollingLoop } from './polling-loop.js';
 import { enqueueInTransaction, OUTBOX_RETENTION_SECONDS, settleInTransaction, type OutboxContract, type OutboxEvent } from './outbox.js';
 import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
 
@@ -156,16 +157,13 @@ class ApplyFailed extends Error {
  * When a pass fails, the next ones read one event at a time; an event that keeps failing alone is
  * handed to the consumer's queue (retries, then dead letters) and the consumer goes on.
  */
-export class OutboxConsumer {
+export class OutboxConsumer extends PollingLoop {
   private readonly types: string[];
   private readonly batchSize: number;
   private readonly windowStart: string;
   private readonly windowNext: string;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-
   constructor(private readonly options: OutboxConsumerOptions) {
+    super();
     this.types = typesOf(options.declaration);
     this.batchSize = options.batchSize ?? 1000;
     this.windowStart = windowStart(options.wanted ?? 'true');
@@ -205,18 +203,7 @@ export class OutboxConsumer {
     });
   }
 
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const idleMs = this.options.idleMs ?? 100;
     let single = false;
     let failures = 0;
@@ -265,17 +252,6 @@ export class OutboxConsumer {
       this.name,
     ]).catch(() => [{ found: false }]);
     return row!.found;
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
 

@@ -31,7 +31,7 @@ import { createWebhookQueues, startWebhookWorkers, webhookPrivacy, webhookSubscr
 import { platformSubgraph } from './platform-subgraph.js';
 
 /** Every reader of the outbox: registered by every role from the first start, so none misses an event. */
-const OUTBOX_CONSUMERS = [...SUBGRAPH_NAMES.flatMap((name) => SUBGRAPHS[name].consumes ?? []), WEBHOOKS_CONSUMER];
+export const OUTBOX_CONSUMERS = [...SUBGRAPH_NAMES.flatMap((name) => SUBGRAPHS[name].consumes ?? []), WEBHOOKS_CONSUMER];
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 

@@ -5,6 +5,7 @@ import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { webhookDeliveries } from '../platform/metrics.js';
 import { deliver, retryDelayMs, type OutboundResult } from '../platform/outbound/index.js';
+import { PollingLoop } from '../platform/polling-loop.js';
 import type { SecretBox } from '../platform/secret-box.js';
 
 /** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
@@ -69,13 +70,10 @@ export type DeliveryConfig = Pick<Config, 'webhookAllowedHosts' | 'webhookRetryS
  * previous one succeeded or was discarded. A worker that dies leaves its lanes leased until the
  * lease runs out; another then sends the same message again, under the same webhook-id.
  */
-export class Deliverer {
+export class Deliverer extends PollingLoop {
   private inFlight = 0;
-  private running = false;
   private readonly outcomes: { sent: { head: Head; result: OutboundResult }[]; done: () => void }[] = [];
   private flushing = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
   private readonly leaseMs: number;
 
   constructor(
@@ -85,29 +83,18 @@ export class Deliverer {
     private readonly logger: Logger,
     private readonly concurrency = 512,
   ) {
+    super();
     // Long enough for the request and the recording of its outcome.
     this.leaseMs = config.webhookTimeoutMs * 2 + 5000;
   }
 
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
   /** Stops claiming and waits for the deliveries in flight. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+  override async stop(): Promise<void> {
+    await super.stop();
     while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
   }
 
-  /** Something became due (a fan-out in this process): look now rather than at the next poll. */
-  poke(): void {
-    this.wake?.();
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
       const free = this.concurrency - this.inFlight;
@@ -119,26 +106,15 @@ export class Deliverer {
             this.inFlight++;
             void this.send(run).finally(() => {
               this.inFlight--;
-              this.wake?.();
+              this.poke();
             });
           }
         } catch (err) {
           this.logger.error({ err }, 'webhook claim failed');
         }
       }
-      if (claimed === 0 || this.inFlight >= this.concurrency) await this.idle(claimed === 0 ? 20 : 1000);
+      if (claimed === 0 || this.inFlight >= this.concurrency) await this.pause(claimed === 0 ? 20 : 1000);
     }
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   /**

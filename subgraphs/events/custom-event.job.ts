@@ -2,6 +2,7 @@ import { claimJobs, failClaimedJob, type ClaimedJobRow } from '../../platform/jo
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import { customEventsProcessed } from '../../platform/metrics.js';
+import { PollingLoop } from '../../platform/polling-loop.js';
 import type { Orm } from '../../platform/db/orm.js';
 import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
@@ -60,10 +61,7 @@ const POLL_MS = 500;
  * one by one so one event cannot hold its batch-mates back; a job that fails alone is left to
  * pg-boss to retry or dead-letter.
  */
-export class CustomEventWorker {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+export class CustomEventWorker extends PollingLoop {
   /** Jobs held by this process's open transactions: the next claim skips them. */
   private readonly inFlight = new Set<string>();
 
@@ -72,21 +70,12 @@ export class CustomEventWorker {
     private readonly service: CustomEventService,
     private readonly lanes: EventLanes,
     private readonly options: WorkerLanes,
-  ) {}
-
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
+  ) {
+    super();
   }
 
-  /** Stops claiming and lets the transactions in flight finish. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
+  /** Claims while running; once stopped, lets the transactions in flight finish (stop resolves then). */
+  protected async run(): Promise<void> {
     const open = new Set<Promise<void>>();
     while (this.running) {
       while (open.size >= this.options.concurrency) await Promise.race(open);
@@ -98,17 +87,6 @@ export class CustomEventWorker {
       if (claimed < this.options.batchSize) await this.pause(POLL_MS);
     }
     await Promise.all(open);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   private async transaction(ordered: (claimed: number) => void): Promise<void> {

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { OUTBOX_CONSUMERS } from '../../server/runtime.js';
+import { CONSUMED } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { seedFrom } from '../support/random.js';
 
@@ -52,9 +54,17 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from webhooks.subscription), (select max(updated_at) from webhooks.subscription)
 )::text as print`;
 
-/** Work queues whose jobs change state later (restock, processing): waited for after a success, so they do not look like a refused request's change. */
-const SETTLE = `select count(*)::int as n from pgboss.job
-  where state in ('created', 'retry', 'active') and name not like '%-dead' and name <> 'webhooks-outbox' and start_after < now() + interval '5 seconds'`;
+/**
+ * Work that changes state later (processing, restock, flows): jobs of the work queues, and outbox
+ * events a consumer has not read yet (of the types it reads); waited for after a success, so it
+ * does not look like a refused request's change. Webhook deliveries change nothing fingerprinted.
+ */
+const READERS = OUTBOX_CONSUMERS.filter((c) => c.name !== 'webhooks-outbox');
+const SETTLE = `select ((select count(*) from pgboss.job
+    where state in ('created', 'retry', 'active') and name not like '%-dead' and name <> 'webhooks-outbox' and start_after < now() + interval '5 seconds')
+  + (select count(*) from platform.outbox_consumer c join unnest($1::text[], $2::text[]) as d(name, types) on d.name = c.name, platform.outbox_event e
+      where e.tx >= pg_snapshot_xmin(c.snapshot) and e.type = any(string_to_array(d.types, ',')) and not ${CONSUMED}))::int as n`;
+const SETTLE_PARAMS = [READERS.map((c) => c.name), READERS.map((c) => [...new Set(c.contracts.map((k) => k.type))].join(','))];
 
 export class StateProbe {
   private readonly pool: pg.Pool;
@@ -72,7 +82,7 @@ export class StateProbe {
   async fingerprint(): Promise<string> {
     if (this.dirty) {
       // Unsettled after 10 s, the comparison goes ahead and tells whether it mattered.
-      await eventually(async () => (await this.pool.query<{ n: number }>(SETTLE)).rows[0]!.n === 0, 'background jobs to settle', { timeoutMs: 10_000, intervalMs: 100 }).catch(() => undefined);
+      await eventually(async () => (await this.pool.query<{ n: number }>(SETTLE, SETTLE_PARAMS)).rows[0]!.n === 0, 'background jobs to settle', { timeoutMs: 10_000, intervalMs: 100 }).catch(() => undefined);
       this.dirty = false;
     }
     const { rows } = await this.pool.query<{ print: string }>(FINGERPRINT);
