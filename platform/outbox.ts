@@ -3,6 +3,7 @@ import { sql, type DbModule } from './db/orm.js';
 import { ulid } from './ids.js';
 import { Migration20261210000000_outbox_sequence } from './migrations/Migration20261210000000_outbox_sequence.js';
 import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
+import { currentTrace, withTrace, type TraceCarrier } from './tracing.js';
 import type { Static, TSchema } from './validation/index.js';
 
 /**
@@ -33,6 +34,11 @@ export interface OutboxEvent<Type extends string = string, Data = unknown> {
    * published before it existed.
    */
   sequence?: number;
+  /**
+   * The trace of the change (W3C `traceparent`), when tracing is on: what consumers do with the
+   * event links to it or continues it (platform/tracing.ts).
+   */
+  trace?: TraceCarrier;
   data: Data;
 }
 
@@ -67,6 +73,8 @@ export const OUTBOX_MIGRATIONS: DbModule['migrations'] = [{ name: 'Migration2026
 export interface Publication<Data> {
   storeId: string;
   subjectId: string;
+  /** The trace the change belongs to, when not the active one (a batch applying queued requests). */
+  trace?: TraceCarrier;
   data: Data;
 }
 
@@ -85,6 +93,7 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
   if (!em.isInTransaction()) throw new Error(`outbox event ${contract.type} published outside a transaction`);
   if (!events.length) return [];
   const occurredAt = new Date().toISOString();
+  const active = currentTrace();
   // One round trip for the subscribed queues and the events' sequence numbers.
   const [found] = await sql<{ queues: string[]; sequences: string[] }>(
     em,
@@ -102,6 +111,7 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
       subjectId: e.subjectId,
       occurredAt,
       sequence: Number(found!.sequences[i]),
+      ...((e.trace ?? active) && { trace: e.trace ?? active }),
       data: e.data,
     }),
   );
@@ -113,11 +123,12 @@ export async function publish<C extends OutboxContract>(boss: PgBoss, em: Entity
  * Inserts jobs into one of the caller's own queues inside the caller's
  * transaction (a command that must run once the change is committed, such as
  * a queued completion, or a delayed one: a flow's wait): the jobs commit or
- * roll back with the change.
+ * roll back with the change. Each carries the trace it was queued in (its
+ * own `trace`, else the active one).
  */
 export async function enqueueInTransaction<Data extends object>(boss: PgBoss, em: EntityManager, queue: string, jobs: Data[], options: { startAfter?: Date } = {}): Promise<void> {
   if (!em.isInTransaction()) throw new Error(`job for ${queue} enqueued outside a transaction`);
-  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data, ...options })), { db: transactionDb(em) });
+  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data: withTrace(data), ...options })), { db: transactionDb(em) });
 }
 
 /** A job as a worker received it; with `includeMetadata`, the attempt it was fetched at. */

@@ -4,12 +4,14 @@ import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
 import { transactionDb, type OutboxEvent } from '../platform/outbox.js';
 import { QUEUE_SCHEMA, type PgBoss } from '../platform/queue.js';
+import { inJobBatchSpan, type Traced } from '../platform/tracing.js';
 import { payload, route } from './payloads.js';
 
 /** Outbox events turned into messages per pass (one transaction). */
 const FAN_OUT_BATCH = 1000;
 
-export interface NewMessage {
+/** `trace`: its event's, which its deliveries continue (replays and backfills have none). */
+export interface NewMessage extends Traced {
   subscriptionId: string;
   eventId: string;
   lane: string;
@@ -34,6 +36,7 @@ const MESSAGES = new BulkInsert<NewMessage>(
     { name: 'type', type: 'text', value: (m) => m.type },
     { name: 'body', type: 'text', value: (m) => m.body },
     { name: 'replay_of', type: 'text', value: (m) => m.replayOf ?? null },
+    { name: 'trace', type: 'jsonb', value: (m) => m.trace ?? null },
   ],
   { ordered: true },
 );
@@ -129,41 +132,44 @@ export class FanOut {
         [this.queue],
       );
       if (!jobs.length) return 0;
-      const events = jobs.map((j) => j.data);
-      const routed = events.map((e) => ({ event: e, routed: route(e) })).filter((x) => x.routed !== null);
-      const pairs = [...new Set(routed.map((x) => `${x.event.storeId}\u0000${x.routed!.topic}`))].map((k) => k.split('\u0000'));
-      const subscriptions = pairs.length
-        ? await sql<SubscriptionMatch>(
-            em,
-            `select s.id, s.store_id, s.topic, s.created_at from subscription s
-               join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic`,
-            [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-          )
-        : [];
-      const byKey = new Map<string, SubscriptionMatch[]>();
-      for (const s of subscriptions) {
-        const key = `${s.store_id}\u0000${s.topic}`;
-        byKey.set(key, [...(byKey.get(key) ?? []), s]);
-      }
-      const storeIds = [...new Set(subscriptions.filter((s) => s.topic === 'return').map((s) => s.store_id))];
-      const stores = await this.storeNames(storeIds);
-      const messages: NewMessage[] = [];
-      for (const { event, routed: r } of routed) {
-        const matches = byKey.get(`${event.storeId}\u0000${r!.topic}`);
-        if (!matches) continue;
-        const occurred = Date.parse(event.occurredAt);
-        let body: string | undefined;
-        for (const s of matches) {
-          // A subscription gets the changes committed after it was created.
-          if (s.created_at.getTime() > occurred) continue;
-          body ??= payload(r!.topic, r!.type, event.occurredAt, event.data, stores.get(event.storeId)?.name ?? '');
-          messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence });
+      // Found work: the rest of the pass is a span linked to the events' traces (an idle pass makes none).
+      return inJobBatchSpan(this.queue, jobs, async () => {
+        const events = jobs.map((j) => j.data);
+        const routed = events.map((e) => ({ event: e, routed: route(e) })).filter((x) => x.routed !== null);
+        const pairs = [...new Set(routed.map((x) => `${x.event.storeId}\u0000${x.routed!.topic}`))].map((k) => k.split('\u0000'));
+        const subscriptions = pairs.length
+          ? await sql<SubscriptionMatch>(
+              em,
+              `select s.id, s.store_id, s.topic, s.created_at from subscription s
+                 join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic`,
+              [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+            )
+          : [];
+        const byKey = new Map<string, SubscriptionMatch[]>();
+        for (const s of subscriptions) {
+          const key = `${s.store_id}\u0000${s.topic}`;
+          byKey.set(key, [...(byKey.get(key) ?? []), s]);
         }
-      }
-      await enqueueMessages(em, messages);
-      // Completed (not deleted): the queue keeps what was published for a while, like any worked queue.
-      await this.boss.complete(this.queue, jobs.map((j) => j.id), null, { db: transactionDb(em), includeQueued: true });
-      return jobs.length;
+        const storeIds = [...new Set(subscriptions.filter((s) => s.topic === 'return').map((s) => s.store_id))];
+        const stores = await this.storeNames(storeIds);
+        const messages: NewMessage[] = [];
+        for (const { event, routed: r } of routed) {
+          const matches = byKey.get(`${event.storeId}\u0000${r!.topic}`);
+          if (!matches) continue;
+          const occurred = Date.parse(event.occurredAt);
+          let body: string | undefined;
+          for (const s of matches) {
+            // A subscription gets the changes committed after it was created.
+            if (s.created_at.getTime() > occurred) continue;
+            body ??= payload(r!.topic, r!.type, event.occurredAt, event.data, stores.get(event.storeId)?.name ?? '');
+            messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence, trace: event.trace });
+          }
+        }
+        await enqueueMessages(em, messages);
+        // Completed (not deleted): the queue keeps what was published for a while, like any worked queue.
+        await this.boss.complete(this.queue, jobs.map((j) => j.id), null, { db: transactionDb(em), includeQueued: true });
+        return jobs.length;
+      });
     });
   }
 }

@@ -4,6 +4,7 @@ import { customEventsProcessed } from '../../platform/metrics.js';
 import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
 import { applyEachAlone } from '../../platform/job-batches.js';
+import { inJobBatchSpan } from '../../platform/tracing.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
@@ -118,6 +119,6 @@ export async function startCustomEventWorkers(boss: PgBoss, service: CustomEvent
   await boss.work(
     CUSTOM_EVENTS_QUEUE,
     { batchSize: lanes.batchSize * lanes.concurrency, perJobResults: true, includeMetadata: true, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    (jobs) => processCustomEventBatch(service, jobs, logger, lanes),
+    (jobs) => inJobBatchSpan(CUSTOM_EVENTS_QUEUE, jobs, () => processCustomEventBatch(service, jobs, logger, lanes)),
   );
 }

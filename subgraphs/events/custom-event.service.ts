@@ -218,6 +218,8 @@ export class CustomEventService {
       toStore.map((job) => ({
         storeId: job.storeId,
         subjectId: job.eventId,
+        // What the event causes (webhook deliveries, flow runs) continues the trace of the request that sent it.
+        trace: job.trace,
         data: { event: eventPayload(byId.get(job.eventId)!), customer: customerPayload(customers.get(job.eventId)!) },
       })),
     );

@@ -4,6 +4,7 @@ import { sql, type Orm } from '../../platform/db/orm.js';
 import { isEventOf, subscribeQueue, type OutboxEvent } from '../../platform/outbox.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { inJobBatchSpan } from '../../platform/tracing.js';
 import { ProductUpserted } from '../inventory/public.js';
 
 /** This subgraph's own queue of product events: the UPCs return items show. */
@@ -27,7 +28,9 @@ export async function applyProductEvent(orm: Orm, event: OutboxEvent): Promise<v
 }
 
 export async function startProductFactsWorker(deps: SubgraphDeps): Promise<void> {
-  await deps.boss.work<OutboxEvent>(PRODUCT_FACTS_QUEUE, { batchSize: 10, pollingIntervalSeconds: 0.5 }, async (jobs: Job<OutboxEvent>[]) => {
-    for (const job of jobs) await applyProductEvent(deps.orm, job.data);
-  });
+  await deps.boss.work<OutboxEvent>(PRODUCT_FACTS_QUEUE, { batchSize: 10, pollingIntervalSeconds: 0.5 }, (jobs: Job<OutboxEvent>[]) =>
+    inJobBatchSpan(PRODUCT_FACTS_QUEUE, jobs, async () => {
+      for (const job of jobs) await applyProductEvent(deps.orm, job.data);
+    }),
+  );
 }

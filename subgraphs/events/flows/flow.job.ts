@@ -6,6 +6,7 @@ import { flowRunsStarted } from '../../../platform/metrics.js';
 import { OUTBOX_RETENTION_SECONDS, isEventOf, subscribeQueue, type OutboxEvent } from '../../../platform/outbox.js';
 import type { Orm } from '../../../platform/db/orm.js';
 import { ensureQueue, type PgBoss } from '../../../platform/queue.js';
+import { inJobBatchSpan } from '../../../platform/tracing.js';
 import { CustomEventCreated, type CustomEventCreatedData } from '../custom-event.events.js';
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
 import { FLOW_TRIGGERS_QUEUE } from './flow.triggers.js';
@@ -63,13 +64,13 @@ export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunne
   await boss.work<OutboxEvent>(
     FLOW_TRIGGERS_QUEUE,
     { batchSize: 100, perJobResults: true, localConcurrency: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, burstWhenBatchFull: true },
-    (jobs) => startRuns(orm, runner, jobs, logger),
+    (jobs) => inJobBatchSpan(FLOW_TRIGGERS_QUEUE, jobs, () => startRuns(orm, runner, jobs, logger)),
   );
   // Two lanes: a slow provider holds one batch, not every run of the process. A wait's job becomes due
   // without a notification, so the backstop poll stays at half a second.
   await boss.work<FlowStepJob>(
     FLOW_STEPS_QUEUE,
     { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    (jobs) => advanceRuns(runner, jobs, logger),
+    (jobs) => inJobBatchSpan(FLOW_STEPS_QUEUE, jobs, () => advanceRuns(runner, jobs, logger)),
   );
 }
