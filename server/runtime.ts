@@ -12,12 +12,12 @@ import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
-import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
+import { registerReadinessMetric, registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
 import { PUBLISHED_EVENTS, SUBGRAPHS } from '../subgraphs/index.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { createWebhookQueues, registerWebhookMetrics, startWebhookWorkers, webhookSubscriptions, webhooksDbModule, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 import { platformSubgraph } from './platform-subgraph.js';
 
 /** Keeps every published event for webhook delivery, from the first start, so none is missed. */
@@ -98,12 +98,12 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
-  let removeMetrics: (() => void) | undefined;
+  const removeMetrics: (() => void)[] = [];
   let stopWebhooks: (() => Promise<void>) | undefined;
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
-    removeMetrics?.();
+    for (const remove of removeMetrics) remove();
     // Deliveries in flight finish (or their leases run out) before the queue and pools close.
     await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
     await credentialCache?.stop();
@@ -149,7 +149,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       pools[name] = { orm, max: config.dbPoolSize };
     }
     // Read at scrape time (GET /metrics): queue depths and ages, pool use.
-    removeMetrics = registerRuntimeMetrics(boss, pools);
+    removeMetrics.push(registerRuntimeMetrics(boss, pools));
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
     await subscribeQueue(boss, WEBHOOK_OUTBOX_QUEUE, PUBLISHED_EVENTS);
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
@@ -163,6 +163,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
       pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
+      removeMetrics.push(registerWebhookMetrics(webhooksOrm));
       // Backfills read the subjects through their owning subgraphs (the worker roles hold every subgraph's pool).
       const returnsOrm = deps.returns?.orm;
       const inventoryOrm = deps.inventory?.orm;
@@ -184,7 +185,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
     watch.start();
-    return { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    const runtime: Runtime = { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    removeMetrics.push(registerReadinessMetric(() => checkReady(runtime)));
+    return runtime;
   } catch (err) {
     await close();
     throw err;

@@ -12,6 +12,7 @@ import { backfill, type BackfillSources } from './backfill.js';
 import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
 
 export { webhooksDbModule } from './db.js';
+export { registerWebhookMetrics } from './metrics.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
 
