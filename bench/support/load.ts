@@ -15,6 +15,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Median of a list of numbers (the middle one, or the mean of the two middle ones). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 function summarise(latencies: number[], errors: number, seconds: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { requests: latencies.length, errors, seconds, rps: latencies.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
