@@ -1,7 +1,9 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { databaseUnavailable } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { currentTrace } from '../platform/tracing.js';
+import { waitingOn } from '../platform/waits.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
 
@@ -46,5 +48,16 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GraphQLContext
     if (credentials.bearer) headers.set('authorization', `Bearer ${credentials.bearer}`);
     if (credentials.compatKey) headers.set('x-authorization', credentials.compatKey);
     headers.set('x-request-id', String(context.requestId));
+  }
+
+  override process(options: GraphQLDataSourceProcessOptions<GraphQLContext>) {
+    return waitingOn(`the subgraph at ${this.url}`, super.process(options));
+  }
+
+  /** A subgraph that cannot serve (its database away, its deadline passed) answers 503: so does the gateway, not a masked 500. */
+  override async errorFromResponse(response: Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0]): Promise<GraphQLError> {
+    if (response.status !== 503) return super.errorFromResponse(response);
+    const unavailable = databaseUnavailable();
+    return new GraphQLError(unavailable.message, { extensions: unavailable.extensions });
   }
 }

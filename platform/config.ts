@@ -47,6 +47,10 @@ export interface Config {
   templateRenderTimeoutMs: number;
   templateMaxOutputBytes: number;
   dbPoolSize: number;
+  /** How long the service waits on its database (docs/operations.md, "Timeouts"). */
+  dbTimeouts: DatabaseTimeouts;
+  /** A request not answered by then gets 503 with Retry-After, and the log says what it waited on (0: no deadline). */
+  requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Create and print a demo account on the first start against an empty database. */
   demoAccount: boolean;
@@ -56,6 +60,18 @@ export interface Config {
   /** OpenTelemetry tracing is asked for by the standard `OTEL_*` variables (`tracingSettings`). */
   tracing: boolean;
 }
+
+/** The bounds every database connection of a process works under, pools and single clients alike. */
+export interface DatabaseTimeouts {
+  /** Waiting for a pool's connection (a free one, or a new one opened): past it the caller gets 503. */
+  acquireMs: number;
+  /** PostgreSQL's `statement_timeout` on pool connections: a statement running longer is cancelled (0: none). */
+  statementMs: number;
+  /** TCP keepalive: an idle connection is probed after this long, so a half-open socket is found and dropped. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { acquireMs: 10_000, statementMs: 30_000, keepAliveMs: 10_000 };
 
 export const SUBGRAPH_NAMES = ['returns', 'inventory', 'events'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
@@ -164,6 +180,12 @@ export function loadConfig(env: Env = environment()): Config {
     templateRenderTimeoutMs: int(env, 'TEMPLATE_RENDER_TIMEOUT_MS', 1000, 1),
     templateMaxOutputBytes: int(env, 'TEMPLATE_MAX_OUTPUT_BYTES', 256 * 1024, 1),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1),
+    dbTimeouts: {
+      acquireMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.acquireMs, 1),
+      statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementMs, 0),
+      keepAliveMs: int(env, 'DB_KEEPALIVE_MS', DEFAULT_DATABASE_TIMEOUTS.keepAliveMs, 1),
+    },
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0),
     demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',
     subgraphPorts,

@@ -133,20 +133,24 @@ export const conflict = (slug: ProblemSlug, detail: string) => new AppError('con
 /** The masked form of anything unexpected. */
 export const internalError = () => new AppError('unexpected', 'internal-error', INTERNAL_ERROR_MESSAGE);
 
-/** SQLSTATE classes 08 (connection exception) and 57P (the server shutting down, crashed or starting up). */
-const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
+/**
+ * SQLSTATE classes 08 (connection exception) and 57P (the server shutting down, crashed or starting
+ * up), and 57014: a statement cancelled, by the statement timeout or by an operator.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57P|57014$)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 /**
  * Whether an error, or one it wraps (`cause`, GraphQL's `originalError`), says the database could not be
- * reached or went away mid-request: its outcome is unknown, nothing of it was acknowledged, and a retry
- * (with the same Idempotency-Key) is the answer, so the client gets 503 rather than 500.
+ * reached, went away mid-request, or could not serve it in time (no pool connection within
+ * `DB_ACQUIRE_TIMEOUT_MS`, a statement past `DB_STATEMENT_TIMEOUT_MS`): nothing of the request was
+ * acknowledged, and a retry (with the same Idempotency-Key) is the answer, so the client gets 503 rather than 500.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
-    if (typeof message === 'string' && /^Connection terminated|^terminating connection|Client has encountered a connection error/.test(message)) return true;
+    if (typeof message === 'string' && /^Connection terminated|^terminating connection|Client has encountered a connection error|^timeout exceeded when trying to connect/.test(message)) return true;
     e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
   }
   return false;

@@ -1,4 +1,6 @@
 import { PgBoss, type Queue, type QueueResult, type UpdateQueueOptions } from 'pg-boss';
+import type { DatabaseTimeouts } from './config.js';
+import { poolConfig } from './db/pool.js';
 import type { Logger } from './logger.js';
 
 export type { PgBoss };
@@ -49,16 +51,16 @@ export const QUEUE_SCHEMA = 'pgboss';
  * dead-lettering) runs in processes that work jobs; a facade-only process
  * only inserts jobs.
  */
-export async function startQueue(url: string, logger: Logger, options: { supervise: boolean; poolSize: number }): Promise<PgBoss> {
+export async function startQueue(url: string, logger: Logger, options: { supervise: boolean; poolSize: number; timeouts: DatabaseTimeouts }): Promise<PgBoss> {
   const boss = new PgBoss({
-    connectionString: url,
+    // The same bounds as every other pool (pg-boss hands these on to its pg.Pool and LISTEN client).
+    ...poolConfig(url, 'returns-platform-queue', options.poolSize, options.timeouts),
     schema: QUEUE_SCHEMA,
-    max: options.poolSize,
     supervise: options.supervise,
     schedule: options.supervise,
     migrate: true,
     useListenNotify: true,
-    application_name: 'returns-platform-queue',
+    notifyKeepAliveInitialDelayMs: options.timeouts.keepAliveMs,
   });
   boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
   await boss.start();

@@ -1,4 +1,4 @@
-import type { Orm } from './db/orm.js';
+import { poolOf, type Orm } from './db/orm.js';
 import { metrics } from './metrics.js';
 import { QUEUE_SCHEMA, type PgBoss } from './queue.js';
 
@@ -6,7 +6,7 @@ const queueJobs = metrics.gauge('queue_jobs', 'pg-boss jobs per queue: queued (d
 const queueOldest = metrics.gauge('queue_oldest_job_age_seconds', 'Age of the oldest job of each queue that is due and not yet picked up (0 when none).', ['queue']);
 const poolConnections = metrics.gauge('db_pool_connections', 'Database pool connections per pool: total (open), idle, and waiting (requests queued for one).', ['pool', 'state']);
 const poolMax = metrics.gauge('db_pool_max_connections', 'Largest number of connections each pool opens.', ['pool']);
-const ready = metrics.gauge('service_ready', 'Readiness as /readyz reports it, per check (database, queue): 1 ready, 0 not.', ['check']);
+const ready = metrics.gauge('service_ready', 'Readiness as /readyz reports it, per check (database, queue, pool:<name>): 1 ready, 0 not.', ['check']);
 
 interface QueueRow {
   name: string;
@@ -61,7 +61,7 @@ export function registerRuntimeMetrics(boss: PgBoss, pools: Record<string, { orm
   });
   const removePools = metrics.collector(async () => {
     for (const [name, { orm, max }] of Object.entries(pools)) {
-      const pool = await orm.em.getConnection().getNativeClient();
+      const pool = poolOf(orm);
       poolConnections.set({ pool: name, state: 'total' }, pool.totalCount);
       poolConnections.set({ pool: name, state: 'idle' }, pool.idleCount);
       poolConnections.set({ pool: name, state: 'waiting' }, pool.waitingCount);

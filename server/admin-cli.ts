@@ -81,7 +81,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const database = await openDatabase(config, logger);
-  const orm = await createOrm(database.url, platformDbModule, 2, logger);
+  const orm = await createOrm(database.url, platformDbModule, 2, logger, config.dbTimeouts);
   try {
     await migrate(database.url, orm, platformDbModule);
     const accounts = new AccountsService(orm);

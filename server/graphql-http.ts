@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { credentialsFrom } from '../platform/auth.js';
-import { type FieldError, invalid, isAppError } from '../platform/errors.js';
+import { databaseUnavailable, invalid, isAppError, isDatabaseUnavailable, type FieldError } from '../platform/errors.js';
 import { RequestContext, type GraphQLContext } from '../platform/graphql/context.js';
 import { inspectJson, MAX_JSON_DEPTH } from '../platform/validation/index.js';
 import { readJsonBody } from '../rest-facade/pipeline/body.js';
@@ -116,7 +116,12 @@ export function graphqlHttp(options: GraphQLHttpOptions): RequestHandler[] {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const credentials = credentialsFrom(req.headers);
         if (!options.subgraphServer) delete credentials.compatKey;
-        const principal = await options.accounts.authenticate(credentials, options.adminToken);
+        const principal = await options.accounts.authenticate(credentials, options.adminToken).catch((err: unknown) => {
+          // Apollo answers a failed context with HTTP 500: a database away is 503 (retry), as everywhere else.
+          if (!isDatabaseUnavailable(err)) throw err;
+          const unavailable = databaseUnavailable();
+          throw new GraphQLError(unavailable.message, { extensions: { ...unavailable.extensions, http: { status: 503, headers: new Map([['retry-after', '2']]) } } });
+        });
         if (!principal) {
           throw new GraphQLError('Send the admin token or an API secret as "Authorization: Bearer <token>".', {
             extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: new Map([['www-authenticate', 'Bearer realm="graphql"']]) } },

@@ -3,7 +3,6 @@ import type { ApolloServer } from '@apollo/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
-import { AppError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
@@ -22,6 +21,8 @@ import { sendProblem } from '../rest-facade/v2/surface.js';
 import { developerPortal } from './developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
 import { httpMetrics, metricsEndpoint, routeLabel } from './metrics-http.js';
+import { answerUnavailable, requestDeadline } from './request-deadline.js';
+import type { Readiness } from './runtime.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -43,7 +44,7 @@ export interface HttpAppOptions {
   events?: EventAcceptance;
   /** Gateway roles: webhook subscriptions (the webhook routes call them directly). */
   webhooks?: WebhookSubscriptions;
-  ready(): Promise<{ database: boolean; queue: boolean }>;
+  ready(): Promise<Readiness>;
   /** False while the database is unreachable: API calls answer 503 (Retry-After) instead of failing one by one. */
   databaseAvailable?: () => boolean;
 }
@@ -87,6 +88,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     });
     next();
   });
+  app.use(requestDeadline(options.config.requestTimeoutMs));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -100,12 +102,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   if (databaseAvailable) {
     app.use(['/v2.2', '/graphql', '/api'], (req: Request, res: Response, next: NextFunction) => {
       if (databaseAvailable()) return next();
-      res.setHeader('Retry-After', '2');
-      if (req.baseUrl === '/api') {
-        res.status(503).json({ message: 'Service Unavailable' });
-        return;
-      }
-      sendProblem(req, res, new AppError('unavailable', 'service-unavailable', 'The database is unreachable; the service is recovering. Retry shortly.'));
+      answerUnavailable(req, res, 'The database is unreachable; the service is recovering. Retry shortly.');
     });
   }
   app.get('/metrics', metricsEndpoint({ adminToken: options.adminToken, metricsToken: options.config.metricsToken }));

@@ -8,7 +8,8 @@ import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
 import { DatabaseWatch } from '../platform/db/database-watch.js';
-import { createOrm, migrate, sql, type Orm } from '../platform/db/orm.js';
+import { createOrm, migrate, poolOf, type Orm } from '../platform/db/orm.js';
+import { poolServes } from '../platform/db/pool.js';
 import type { Logger } from '../platform/logger.js';
 import { subscribeQueue } from '../platform/outbox.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
@@ -44,6 +45,8 @@ export interface Runtime {
   database: Database;
   /** Whether the database answers right now (a dedicated connection watches it). */
   watch: DatabaseWatch;
+  /** Every ORM this process serves from, by part (platform, its subgraphs, webhooks): readiness asks each pool. */
+  orms: Record<string, Orm>;
   platformOrm: Orm;
   accounts: AccountsService;
   boss: PgBoss;
@@ -109,8 +112,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
-    // Bounded: after a database crash a pool may wait forever on a connection that died in use; the
-    // embedded server must still be stopped below, and the process exits right after anyway.
+    // Bounded: work that outlived its request (answered at its deadline, its statement still waiting)
+    // holds its connection until the statement timeout; the embedded server must still be stopped below.
     for (const orm of opened.reverse()) {
       await bounded(orm.close(), POOL_CLOSE_MS).then(
         (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
@@ -122,17 +125,17 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   };
   try {
     const platformPool = Math.max(2, Math.ceil(config.dbPoolSize / 2));
-    const platformOrm = await createOrm(database.url, platformDbModule, platformPool, logger);
+    const platformOrm = await createOrm(database.url, platformDbModule, platformPool, logger, config.dbTimeouts);
     opened.push(platformOrm);
     await migrate(database.url, platformOrm, platformDbModule);
     const accounts = new AccountsService(platformOrm);
-    credentialCache = new CredentialCache(database.url, logger);
+    credentialCache = new CredentialCache(database.url, logger, config.dbTimeouts);
     await credentialCache.start();
     accounts.useCache(credentialCache);
     const adminToken = await accounts.adminToken(config.adminToken);
     setCursorSigningKey(await accounts.cursorKey());
 
-    boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize });
+    boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize, timeouts: config.dbTimeouts });
 
     const names = subgraphsFor(options);
     const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
@@ -142,7 +145,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     const withDatabase = options.role === 'gateway' ? [...names, 'events' as const] : names;
     for (const name of withDatabase) {
       const definition = SUBGRAPHS[name];
-      const orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger);
+      const orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger, config.dbTimeouts);
       opened.push(orm);
       await migrate(database.url, orm, definition.db);
       deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
@@ -159,7 +162,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     let webhooks: WebhookSubscriptions | undefined;
     let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
     if (options.role !== 'subgraph') {
-      const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger);
+      const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger, config.dbTimeouts);
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
       pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
@@ -185,8 +188,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     }
     if (startWebhooks) stopWebhooks = await startWebhooks();
     watch.start();
-    const runtime: Runtime = { config, logger, database, watch, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
-    removeMetrics.push(registerReadinessMetric(() => checkReady(runtime)));
+    const orms = Object.fromEntries(Object.entries(pools).map(([name, pool]) => [name, pool!.orm]));
+    const runtime: Runtime = { config, logger, database, watch, orms, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    removeMetrics.push(registerReadinessMetric(async () => readinessChecks(await checkReady(runtime))));
     return runtime;
   } catch (err) {
     await close();
@@ -194,10 +198,30 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   }
 }
 
-/** Readiness: the database answers and the queue's schema is reachable. */
-export async function checkReady(runtime: Runtime): Promise<{ database: boolean; queue: boolean }> {
-  if (!runtime.watch.available) return { database: false, queue: false };
-  const database = await sql(runtime.platformOrm.em.fork(), 'select 1').then(() => true, () => false);
-  const queue = await runtime.boss.isInstalled().catch(() => false);
-  return { database, queue };
+export interface Readiness {
+  database: boolean;
+  queue: boolean;
+  /** Each pool this process serves from gives out a connection that answers. */
+  pools: Record<string, boolean>;
+}
+
+/**
+ * Readiness: the database answers, the queue's schema is reachable, and every pool gives out a
+ * working connection in time (a pool that cannot would leave its requests waiting).
+ */
+export async function checkReady(runtime: Runtime): Promise<Readiness> {
+  const names = Object.keys(runtime.orms);
+  if (!runtime.watch.available) return { database: false, queue: false, pools: Object.fromEntries(names.map((name) => [name, false])) };
+  const { acquireMs } = runtime.config.dbTimeouts;
+  const [queue, ...serving] = await Promise.all([
+    runtime.boss.isInstalled().catch(() => false),
+    ...names.map((name) => poolServes(poolOf(runtime.orms[name]!), acquireMs)),
+  ]);
+  const pools = Object.fromEntries(names.map((name, i) => [name, serving[i]!]));
+  return { database: serving.every(Boolean), queue, pools };
+}
+
+/** The checks of a readiness as flat metric labels: `database`, `queue`, `pool:<name>`. */
+export function readinessChecks({ database, queue, pools }: Readiness): Record<string, boolean> {
+  return { database, queue, ...Object.fromEntries(Object.entries(pools).map(([name, ok]) => [`pool:${name}`, ok])) };
 }

@@ -28,7 +28,7 @@ async function answers(url: string): Promise<boolean> {
 async function adminToken(config: Config, logger: Logger): Promise<string> {
   if (config.adminToken) return config.adminToken;
   const database = await openDatabase(config, logger);
-  const orm = await createOrm(database.url, platformDbModule, 2, logger);
+  const orm = await createOrm(database.url, platformDbModule, 2, logger, config.dbTimeouts);
   try {
     await migrate(database.url, orm, platformDbModule);
     return await new AccountsService(orm).adminToken(undefined);

@@ -14,6 +14,15 @@ describe('database unavailability', () => {
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
+  it('recognises a database that cannot serve in time: no pool connection within the acquire timeout, a statement past its timeout', () => {
+    const acquire = new Error('no connection from the returns pool (4 open, 9 waiting)', {
+      cause: new Error('timeout exceeded when trying to connect'),
+    });
+    expect(isDatabaseUnavailable(acquire)).toBe(true);
+    expect(isDatabaseUnavailable(withCode('57014', 'canceling statement due to statement timeout'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('57000'))).toBe(false);
+  });
+
   it('looks through the errors that wrap it (cause, GraphQL originalError)', () => {
     const wrapped = new Error('batch failed', { cause: withCode('57P02') });
     expect(isDatabaseUnavailable(wrapped)).toBe(true);

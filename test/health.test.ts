@@ -10,10 +10,11 @@ describe('health endpoints', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('GET /readyz answers 200 when the database and the queue are reachable', async () => {
+  it('GET /readyz answers 200 when the database and the queue are reachable and every pool gives out a connection', async () => {
     const res = await app.request('/readyz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { database: true, queue: true } });
+    const pools = { platform: true, returns: true, inventory: true, events: true, webhooks: true };
+    expect(await res.json()).toEqual({ status: 'ready', checks: { database: true, queue: true, pools } });
   });
 
   it('every response carries X-Request-Id, echoing the caller’s', async () => {

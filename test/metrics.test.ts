@@ -98,6 +98,7 @@ describe('GET /metrics', () => {
     const text = await scrape();
     expect(sample(text, 'service_ready', { check: 'database' })).toBe(1);
     expect(sample(text, 'service_ready', { check: 'queue' })).toBe(1);
+    expect(sample(text, 'service_ready', { check: 'pool:platform' })).toBe(1);
 
     const receiver: Receiver = await startReceiver();
     receiver.answer(() => 'hang');

@@ -9,7 +9,8 @@ import { alive, freePort, run, spawnNode, waitReady, type Spawned } from './supp
  * The service as outside tools run it: the built entry point, the embedded
  * PostgreSQL under DATA_DIR, the admin CLI beside it, signals.
  */
-describe('service process with the embedded database', () => {
+// Each test starts processes, and `npm run admin` builds the project first: minutes on a loaded machine, not seconds.
+describe('service process with the embedded database', { timeout: 120_000 }, () => {
   let dataDir: string;
   let port: number;
   let baseUrl: string;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { ensureQueue, startQueue, type PgBoss } from '../platform/queue.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
@@ -8,7 +9,7 @@ import { createTestDatabase } from './support/database.js';
 describe('ensureQueue: a queue holds the policy its code declares', () => {
   let boss: PgBoss;
   beforeAll(async () => {
-    boss = await startQueue(await createTestDatabase(), createLogger('silent'), { supervise: false, poolSize: 2 });
+    boss = await startQueue(await createTestDatabase(), createLogger('silent'), { supervise: false, poolSize: 2, timeouts: loadConfig({}).dbTimeouts });
   });
   afterAll(async () => {
     await boss?.stop({ graceful: false, close: true });

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { Principal } from '../auth.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
+import { connectionConfig } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 
 export const CREDENTIALS_CHANNEL = 'platform_credentials';
@@ -25,10 +27,12 @@ export class CredentialCache {
   constructor(
     private readonly url: string,
     private readonly logger: Logger,
+    private readonly timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'credential-cache' });
+    // Keepalive matters most here: a listener on a half-open socket would keep serving a cache no revocation can flush.
+    const client = new pg.Client(connectionConfig(this.url, 'credential-cache', this.timeouts));
     client.on('notification', () => this.flush());
     const lost = (err?: unknown) => {
       if (this.client !== client) return;

@@ -20,9 +20,18 @@ export interface DatabaseWatchOptions {
  * and when it is back, without waiting for a request to fail. While it is
  * away: `/readyz` says not ready, API calls answer 503, the embedded server is
  * started again, and past `lostAfterMs` the process is told to give up (a
- * supervisor restarts it). The pools need nothing: they drop broken
- * connections and open new ones on the next use.
+ * supervisor restarts it). The pools need nothing: they destroy the
+ * connections that broke, in use or idle, and open new ones on the next use
+ * (pool.ts).
  */
+/** How long probes may only time out before the database counts as away (a loaded machine answers late). */
+const SLOW_PROBES_GRACE_MS = 10_000;
+
+/** node-postgres' connect and query timeouts ("Connection terminated due to connection timeout", "Query read timeout"). */
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && /timeout/i.test(err.message);
+}
+
 export class DatabaseWatch {
   private client: pg.Client | undefined;
   private downSince: number | undefined;
@@ -30,8 +39,8 @@ export class DatabaseWatch {
   private timer: NodeJS.Timeout | undefined;
   private probing: Promise<void> | undefined;
   private stopped = false;
-  /** Probes failed in a row. A broken connection says "down" at once; a probe that only failed says it the second time. */
-  private failures = 0;
+  /** Since when probes have only timed out, with no answer in between (undefined: the last one answered). */
+  private slowSince: number | undefined;
 
   constructor(private readonly options: DatabaseWatchOptions) {}
 
@@ -84,7 +93,7 @@ export class DatabaseWatch {
         this.client = client;
       }
       await this.client.query('select 1');
-      this.failures = 0;
+      this.slowSince = undefined;
       if (this.downSince !== undefined) {
         const downSince = new Date(this.downSince);
         this.options.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again: ready');
@@ -94,9 +103,14 @@ export class DatabaseWatch {
       }
     } catch (err) {
       await this.drop();
-      // One slow probe (a busy machine, a stalled event loop) is not an outage: the service keeps
-      // answering until a second probe in a row fails; a crashed server fails the next one at once.
-      if (++this.failures < 2 && this.downSince === undefined) return;
+      // A probe that only timed out is a busy machine or a stalled event loop as often as a lost
+      // server: the service keeps answering until probes have timed out for SLOW_PROBES_GRACE_MS in a
+      // row (the pools' own acquire and statement timeouts bound each request meanwhile). A refused
+      // or broken connection, what a crashed server gives, says "away" at once.
+      if (this.downSince === undefined && isTimeout(err)) {
+        this.slowSince ??= Date.now();
+        if (Date.now() - this.slowSince < SLOW_PROBES_GRACE_MS) return;
+      }
       this.markDown(err);
       if (this.stopped) return;
       if (this.options.restart) await this.options.restart();

@@ -3,7 +3,9 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../logger.js';
+import { createPool, HealingPostgresDialect, poolConfig } from './pool.js';
 
 export type { EntityManager };
 
@@ -26,20 +28,35 @@ export interface DbModule {
 
 export type Orm = MikroORM;
 
-export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger): Promise<Orm> {
-  return MikroORM.init({
+const pools = new WeakMap<Orm, pg.Pool>();
+
+/** The connection pool under an ORM (metrics, readiness). */
+export function poolOf(orm: Orm): pg.Pool {
+  return pools.get(orm)!;
+}
+
+export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Promise<Orm> {
+  const pool = createPool(
+    {
+      ...poolConfig(url, `returns-platform ${module.name}`, poolSize, timeouts),
+      // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
+      options: `-c search_path=${module.schema},public`,
+      // Connections live a minute idle: re-opening one costs a SCRAM handshake on the request that needs it.
+      idleTimeoutMillis: 60_000,
+    },
+    logger,
+  );
+  const orm = await MikroORM.init({
     clientUrl: url,
-    // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
+    // The pool, and the driver that keeps it whole when the database dies (pool.ts). Its rows use
     // node-postgres' own type parsers (timestamptz -> Date), so raw `sql()` rows match the row types.
-    driverOptions: { options: `-c search_path=${module.schema},public`, types: pg.types },
+    driverOptions: new HealingPostgresDialect(pool, module.name),
     schema: module.schema,
     entities: [],
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     // Every request and job forks its own EntityManager; the global one must never be used.
     allowGlobalContext: false,
-    // Connections live a minute idle: re-opening one costs a SCRAM handshake on the request that needs it.
-    pool: { min: 0, max: poolSize, idleTimeoutMillis: 60_000 },
     debug: false,
     logger: (message) => logger.debug({ orm: module.name }, message),
     migrations: {
@@ -52,6 +69,8 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
       silent: true,
     },
   });
+  pools.set(orm, pool);
+  return orm;
 }
 
 /**
@@ -64,7 +83,11 @@ export async function migrate(url: string, orm: Orm, module: DbModule): Promise<
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [`migrate:${module.schema}`]);
     await client.query(`create schema if not exists "${module.schema}"`);
-    await orm.migrator.up();
+    // In one transaction without the pools' statement timeout: a migration may take its time.
+    await orm.em.getConnection().transactional(async (trx) => {
+      await trx.executeQuery(CompiledQuery.raw('set local statement_timeout = 0'));
+      await orm.migrator.up({ transaction: trx });
+    });
   } finally {
     await client.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${module.schema}`]).catch(() => {});
     await client.end();

@@ -1,0 +1,174 @@
+import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTimeouts } from '../config.js';
+import type { Logger } from '../logger.js';
+import { waitingOn } from '../waits.js';
+
+/**
+ * What every connection a process opens shares: its name in `pg_stat_activity`, how long opening
+ * it may take, and TCP keepalive, so a connection whose server vanished without closing the socket
+ * (a host gone, a network cut) is found and dropped instead of waited on for ever.
+ */
+export function connectionConfig(url: string, name: string, timeouts: DatabaseTimeouts): pg.ClientConfig {
+  return {
+    connectionString: url,
+    application_name: name,
+    connectionTimeoutMillis: timeouts.acquireMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+  };
+}
+
+/**
+ * A pool's connections, any pool (the ORMs' and pg-boss's): the above, where
+ * `connectionTimeoutMillis` bounds the whole wait for a connection (a free one or a new one), and
+ * a statement timeout so no statement holds a connection for ever.
+ */
+export function poolConfig(url: string, name: string, max: number, timeouts: DatabaseTimeouts): pg.PoolConfig {
+  return { ...connectionConfig(url, name, timeouts), max, ...(timeouts.statementMs > 0 && { statement_timeout: timeouts.statementMs }) };
+}
+
+/** A pool whose connection failures are logged instead of taking the process down. */
+export function createPool(config: pg.PoolConfig, logger: Logger): pg.Pool {
+  const pool = new pg.Pool(config);
+  const name = config.application_name;
+  // An idle connection that died: the pool has dropped it already.
+  pool.on('error', (err) => logger.debug({ pool: name, err: err.message }, 'idle database connection lost'));
+  // A checked-out one: its holder's statement fails, and the release below destroys it. pg emits
+  // 'error' on it meanwhile, which without a listener would be an uncaught exception.
+  pool.on('connect', (client) => client.on('error', (err) => logger.debug({ pool: name, err: err.message }, 'database connection lost while in use')));
+  return pool;
+}
+
+/** Says a pool could not give out a connection in time: the 503 answers recognise it by its cause. */
+async function acquire(pool: pg.Pool, name: string): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (err) {
+    // The cause says why (the logger prints it after this message).
+    throw new Error(`no connection from the ${name} pool (${pool.totalCount} open, ${pool.waitingCount} waiting)`, { cause: err });
+  }
+}
+
+const COUNTS_ROWS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** One checkout of a pool connection; released exactly once, with an error when it cannot be trusted. */
+class Checkout implements DatabaseConnection {
+  private released = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly pool: string,
+  ) {}
+
+  get isReleased(): boolean {
+    return this.released;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await waitingOn(`${this.pool}: ${query.sql}`, this.client.query<R & pg.QueryResultRow>(query.sql, query.parameters as unknown[]));
+    return { rows: result.rows ?? [], numAffectedRows: COUNTS_ROWS.has(result.command) ? BigInt(result.rowCount ?? 0) : undefined };
+  }
+
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streamed queries are not used');
+  }
+
+  /** With an error the pool destroys the connection rather than hand it out again. */
+  release(err?: Error): void {
+    if (this.released) return;
+    this.released = true;
+    this.client.release(err);
+  }
+}
+
+/**
+ * A Kysely driver over a node-postgres pool, like Kysely's own except that a connection which
+ * fails `begin`, `commit` or `rollback` is destroyed at once. Kysely's transactions (which MikroORM's `transactional` uses)
+ * release their connection only after a successful commit or rollback: when the database dies
+ * under a transaction, the rollback fails too and the connection stayed checked out for ever,
+ * until every connection of the pool was such a ghost and each request waited for one without end.
+ */
+class HealingDriver implements Driver {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly name: string,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Checkout(await waitingOn(`a connection from the ${this.name} pool`, acquire(this.pool, this.name)), this.name);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const mode = [settings.isolationLevel && `isolation level ${settings.isolationLevel}`, settings.accessMode].filter(Boolean).join(' ');
+    await this.control(connection, mode ? `start transaction ${mode}` : 'begin');
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.control(connection, 'commit');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // Not getting through is no failure: PostgreSQL rolls back the transaction of a connection that ends.
+    if ((connection as Checkout).isReleased) return;
+    await this.control(connection, 'rollback').catch(() => undefined);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${pg.escapeIdentifier(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${pg.escapeIdentifier(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${pg.escapeIdentifier(name)}`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as Checkout).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** A transaction statement that failed leaves the connection in a state nobody knows: destroyed, whatever Kysely does next. */
+  private async control(connection: DatabaseConnection, statement: string): Promise<void> {
+    const checkout = connection as Checkout;
+    try {
+      await checkout.executeQuery(CompiledQuery.raw(statement));
+    } catch (err) {
+      checkout.release(err as Error);
+      throw err;
+    }
+  }
+}
+
+/** The PostgreSQL dialect MikroORM gets for each pool (orm.ts): Kysely's, with the driver above. */
+export class HealingPostgresDialect extends PostgresDialect {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly name: string,
+  ) {
+    super({ pool });
+  }
+
+  override createDriver(): Driver {
+    return new HealingDriver(this.pool, this.name);
+  }
+}
+
+/** Whether the pool gives out a connection that answers, within `ms` (readiness). */
+export async function poolServes(pool: pg.Pool, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([pool.query('select 1').then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
