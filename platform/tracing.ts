@@ -1,4 +1,5 @@
-import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Link, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /**
  * Traces across the queue (docs/observability.md). Work queued for later (a
@@ -12,15 +13,18 @@ import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, Spa
  *   the very trace it was queued in (`inQueuedSpan`), so the trace of a
  *   request shows what it caused, and it is sampled when that request was.
  *
- * This module only uses the OpenTelemetry API: with tracing off (no SDK
- * started, `server/telemetry.ts`) nothing is carried and each helper just
- * runs the work.
+ * Work the sampler leaves out runs with tracing suppressed and carries nothing.
+ *
+ * This module only uses the OpenTelemetry API (and the SDK core's
+ * suppression flag): with tracing off (no SDK started, `server/telemetry.ts`)
+ * nothing is carried and each helper just runs the work.
  */
 export type TraceCarrier = Record<string, string>;
 
 const tracer = trace.getTracer('returns-platform');
 
 let enabled = false;
+let startsTraces = true;
 let pendingStart: (() => () => Promise<void>) | undefined;
 let shutdown: (() => Promise<void>) | undefined;
 /** What batch work gets for a span while tracing is off. */
@@ -37,9 +41,19 @@ export function deferTracingStart(start: () => () => Promise<void>): void {
   pendingStart = start;
 }
 
-/** Starts recording spans, when this process was started with tracing; called once it serves. */
-export function startTracing(): void {
+/**
+ * Starts recording spans, when this process was started with tracing; called once it serves.
+ * `requestsStartTraces: false` (a split-mode subgraph, only ever called by the gateway): a request
+ * is traced when its caller's trace is, and never starts one of its own.
+ */
+export function startTracing(options: { requestsStartTraces?: boolean } = {}): void {
+  startsTraces = options.requestsStartTraces ?? true;
   shutdown ??= pendingStart?.();
+}
+
+/** Whether a request without a caller's trace may start one here (server/telemetry.ts). */
+export function requestsStartTraces(): boolean {
+  return startsTraces;
 }
 
 /** Exports the spans still buffered and stops recording (the last step of a graceful stop). */
@@ -51,8 +65,8 @@ export async function shutdownTracing(): Promise<void> {
 
 /**
  * The active trace context as a carrier to store beside queued work, or to
- * send as HTTP headers (`traceparent`); undefined when there is none. Unsampled contexts are carried too: what they
- * cause stays unsampled, and log lines still share their trace id.
+ * send as HTTP headers (`traceparent`); undefined when there is none (an
+ * unsampled request or batch runs without one).
  */
 export function currentTrace(): TraceCarrier | undefined {
   if (!enabled) return undefined;
@@ -85,6 +99,18 @@ async function run<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> 
 }
 
 /**
+ * Runs `work` in a span, or, when the sampler leaves it out, with tracing
+ * suppressed: the instrumentations below then make no spans either (unsampled
+ * spans of every query would cost as much as recorded ones), and nothing
+ * carries an unsampled trace on.
+ */
+function inSpan<T>(name: string, options: SpanOptions, parent: Context, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = tracer.startSpan(name, options, parent);
+  if (!span.isRecording()) return context.with(suppressTracing(ROOT_CONTEXT), () => work(NO_SPAN));
+  return context.with(trace.setSpan(parent, span), () => run(span, work));
+}
+
+/**
  * Runs a batch of queued items in one consumer span that starts a trace of
  * its own, linked to the sampled traces the items were queued in (a link to
  * a span that was never recorded would lead nowhere).
@@ -96,17 +122,17 @@ export function inBatchSpan<T>(name: string, carriers: Iterable<TraceCarrier | u
     const linked = spanContextOf(carrier);
     if (linked && linked.traceFlags & TraceFlags.SAMPLED) links.push({ context: linked });
   }
-  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, root: true, links, attributes }, ROOT_CONTEXT, (span) => run(span, work));
+  return inSpan(name, { kind: SpanKind.CONSUMER, root: true, links, attributes }, ROOT_CONTEXT, work);
 }
 
 /**
  * Runs one queued item's work as a span of the trace it was queued in. With
- * no carrier (tracing off, or queued before tracing was) the work runs as it is.
+ * no carrier (tracing off, an unsampled request, or queued before tracing was) the work runs as it is.
  */
 export function inQueuedSpan<T>(name: string, carrier: TraceCarrier | null | undefined, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
   const parent = enabled && carrier ? propagation.extract(ROOT_CONTEXT, carrier) : undefined;
   if (!parent || !trace.getSpanContext(parent)) return work(NO_SPAN);
-  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent, (span) => run(span, work));
+  return inSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent, work);
 }
 
 /** Queued data that carries the trace it was queued in (`withTrace`). */

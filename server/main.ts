@@ -162,7 +162,8 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
       logger.debug('runtime closed');
     })());
   // Spans are recorded from here on (when the process was started with tracing): start-up makes no traces.
-  startTracing();
+  // A split-mode subgraph traces what the gateway traces.
+  startTracing({ requestsStartTraces: role !== 'subgraph' });
   return { runtime, server, port, stop };
 }
 
