@@ -15,6 +15,10 @@ import { startService } from '../server/main.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { median, send, type HttpTarget } from './support/load.js';
+import { createBenchAccount } from './support/compare.js';
+import { startProcess } from './support/processes.js';
+import { BENCH_TRACING, change, startCollector, TELEMETRY_REGISTER, tracingVariants } from './support/tracing.js';
+import { freePort } from '../platform/db/embedded-postgres.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 
 /**
@@ -36,6 +40,10 @@ import { CustomEventService } from '../subgraphs/events/custom-event.service.js'
  * BENCH_SEGMENT_EVENTS events (1,000,000; 0 skips it) over 20,000 customers,
  * through GraphQL. After the second, scale-out: a backlog drained by 1, 2 and
  * 3 worker processes started together (BENCH_WORKER_PROCESSES), alternating.
+ *
+ * BENCH_TRACING=1: instead, POST /events with processing beside it on the
+ * service with tracing off, on (100 % sampled) and on at 1 %, each its own
+ * process and database, in the same run (bench/support/tracing.ts).
  *
  * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS, BENCH_WORKER_PROCESSES ("1,2,3").
  */
@@ -173,7 +181,6 @@ async function baseline(serverUrl: string, poolSize: number): Promise<LoadResult
   return result;
 }
 
-
 type RunFigures = ReturnType<typeof summarize>;
 
 interface Round {
@@ -307,6 +314,7 @@ async function main(): Promise<void> {
   const postgres = await startEmbeddedPostgres({ dataDir, logger, durable: true });
   const children: ChildProcess[] = [];
   try {
+    if (BENCH_TRACING) return await tracingOverhead(postgres.url, children);
     const databaseUrl = await createDatabase(postgres.url, 'bench_service');
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'false',
       // The load exceeds 100 requests/s per store; the counters still run, the limit just never bites.
@@ -423,6 +431,57 @@ async function main(): Promise<void> {
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The settings every measured service shares: the load exceeds the per-store rate limit, and back-pressure would refuse what is measured. */
+const SERVICE_ENV = { HOST: '127.0.0.1', LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'false', EVENTS_RATE_LIMIT_PER_SECOND: '1000000', EVENTS_MAX_BACKLOG: '100000000' };
+const BENCH_ADMIN = 'bench-admin-token-0123456789abcdef';
+
+/**
+ * BENCH_TRACING=1: each variant (tracing off, 100 %, 1 %) as its own `npm start` process on its
+ * own database, measured in rounds whose order rotates, after one warm-up run each.
+ */
+async function tracingOverhead(serverUrl: string, children: ChildProcess[]): Promise<void> {
+  const collector = await startCollector();
+  children.push(collector.child);
+  const deployed: { name: string; databaseUrl: string; target: Target }[] = [];
+  for (const [i, variant] of tracingVariants(collector.url).entries()) {
+    const databaseUrl = await createDatabase(serverUrl, `bench_tracing_${i}`);
+    const port = await freePort();
+    children.push(await startProcess('dist/server/main.js', ['all'], { ...SERVICE_ENV, DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN, PORT: String(port), ...variant.env }, port, TELEMETRY_REGISTER));
+    const url = `http://127.0.0.1:${port}`;
+    const stores: Target['stores'] = [];
+    for (let s = 0; s < STORES; s++) {
+      const account = await createBenchAccount(url, BENCH_ADMIN);
+      stores.push({ storeId: account.storeId, secret: account.apiSecret });
+    }
+    deployed.push({ name: variant.name, databaseUrl, target: { url, stores } });
+  }
+  console.log(`tracing overhead, POST /events with processing beside it: ${CLIENTS} clients, ${STORES} stores, ${SECONDS} s per run, ${ROUNDS} rounds (variants in rotating order, after a warm-up run each)\n`);
+  for (const d of deployed) {
+    await load(d.target);
+    await drained(d.databaseUrl);
+  }
+  const runs = deployed.map(() => [] as (RunFigures & { processed: number })[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < deployed.length; k++) {
+      const v = (k + round) % deployed.length;
+      const d = deployed[v]!;
+      await drained(d.databaseUrl);
+      const before = await counts(d.databaseUrl);
+      const result = await load(d.target);
+      const processed = ((await counts(d.databaseUrl)).events - before.events) / result.seconds;
+      const figures = { ...summarize(result), processed };
+      runs[v]!.push(figures);
+      console.log(`  round ${round + 1} [${d.name}]: ${figures.rate.toFixed(0)} events/s accepted, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, ${processed.toFixed(0)}/s stored meanwhile`);
+    }
+  }
+  const m = (v: number, pick: (r: RunFigures & { processed: number }) => number) => median(runs[v]!.map(pick));
+  console.log('');
+  deployed.forEach((d, v) => {
+    const vs = v ? `   accepted ${change(m(v, (r) => r.rate), m(0, (r) => r.rate))}, p99 ${change(m(v, (r) => r.p99), m(0, (r) => r.p99))}, stored ${change(m(v, (r) => r.processed), m(0, (r) => r.processed))}` : '';
+    console.log(`${d.name.padEnd(28)} median of ${ROUNDS} = ${m(v, (r) => r.rate).toFixed(0).padStart(5)} events/s   p50 ${m(v, (r) => r.p50).toFixed(1)} ms   p99 ${m(v, (r) => r.p99).toFixed(1)} ms   stored meanwhile ${m(v, (r) => r.processed).toFixed(0)}/s${vs}`);
+  });
 }
 
 /** Seeds one store with SEGMENT_EVENTS events and times segment queries through GraphQL. */

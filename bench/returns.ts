@@ -4,7 +4,8 @@ import { sortAtSql } from '../platform/db/keyset.js';
 import { freePort } from '../platform/db/embedded-postgres.js';
 import { comparer, createBenchAccount, printComparisons, printPageCost, withBenchBed, type Comparison } from './support/compare.js';
 import { closedLoop, get, median, openLoop, type HttpTarget } from './support/load.js';
-import { startProcess } from './support/processes.js';
+import { startProcess, stopProcess } from './support/processes.js';
+import { BENCH_TRACING, compareTracing, TELEMETRY_REGISTER, type BenchCase } from './support/tracing.js';
 
 /**
  * `npm run bench:returns`: GET /v2.2/returns/{id} and 100-item list pages
@@ -12,6 +13,9 @@ import { startProcess } from './support/processes.js';
  * against a hand-written Express + pg baseline serving the same JSON from the
  * same tables, measured in the same run on the same database. The open-loop
  * case runs BENCH_ROUNDS times (3), alternating, and its summary gives medians.
+ *
+ * BENCH_TRACING=1: instead of the baseline, the service with tracing off, on
+ * (100 % sampled) and on at 1 %, in the same run (bench/support/tracing.ts).
  */
 const RETURNS = Number(process.env.BENCH_RETURNS ?? 500_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,9 +65,6 @@ async function main() {
     await client.query('vacuum analyze');
     console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const baselinePort = await freePort();
-    children.push(await startProcess('dist/bench/returns-baseline.js', [], { DATABASE_URL: db.url, PORT: String(baselinePort) }, baselinePort));
-
     const { rows: keyRows } = await client.query(`select value from platform.setting where key = 'cursor_key'`);
     setCursorSigningKey(Buffer.from(keyRows[0].value, 'base64'));
     const { rows: deep } = await client.query(
@@ -73,13 +74,39 @@ async function main() {
     );
     const deepCursor = encodeURIComponent(encodeCursor([deep[0].sortAt, deep[0].id], { list: 'returns', storeId: account.storeId }));
 
-    const service: HttpTarget = { port, headers: { authorization: auth.authorization } };
-    const baseline: HttpTarget = { port: baselinePort, headers: { authorization: auth.authorization } };
     const ids = (await client.query(`select id from returns.return where store_id = $1 order by random() limit 2000`, [account.storeId])).rows.map((r) => r.id as string);
     let n = 0;
     const byId = (t: HttpTarget) => () => get(t, `/v2.2/returns/${ids[n++ % ids.length]}`);
     const page1 = (t: HttpTarget) => () => get(t, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}`);
     const pageDeep = (t: HttpTarget) => () => get(t, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}&page-continue=${deepCursor}`);
+
+    if (BENCH_TRACING) {
+      // The process that seeded leaves: each variant is measured beside the other two, idle.
+      await stopProcess(children.pop()!);
+      const cases: BenchCase[] = [
+        ['GET /returns/{id}, 16 clients', (t) => closedLoop(byId(t), 16, SECONDS)],
+        ['list page 1 (100 items), 8 clients', (t) => closedLoop(page1(t), 8, SECONDS)],
+        ['GET /returns/{id} at 500 req/s', (t) => openLoop(byId(t), 500, SECONDS)],
+      ];
+      await compareTracing(
+        cases,
+        async (variant) => {
+          const variantPort = await freePort();
+          children.push(await startProcess('dist/server/main.js', ['all'], { ...env, ...variant.env, PORT: String(variantPort) }, variantPort, TELEMETRY_REGISTER));
+          return { port: variantPort, headers: { authorization: auth.authorization } };
+        },
+        children,
+        ROUNDS,
+      );
+      console.log(`
+${RETURNS.toLocaleString()} returns; ${SECONDS} s per run; service = facade -> gateway -> returns subgraph (one process)`);
+      return;
+    }
+
+    const baselinePort = await freePort();
+    children.push(await startProcess('dist/bench/returns-baseline.js', [], { DATABASE_URL: db.url, PORT: String(baselinePort) }, baselinePort));
+    const service: HttpTarget = { port, headers: { authorization: auth.authorization } };
+    const baseline: HttpTarget = { port: baselinePort, headers: { authorization: auth.authorization } };
 
     // Same answers from both, or the comparison means nothing.
     for (const path of [`/v2.2/returns/${ids[0]}`, `/v2.2/stores/${account.storeId}/returns?page-size=${PAGE_SIZE}&page-continue=${deepCursor}`]) {

@@ -2,6 +2,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSource
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { databaseUnavailable } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
+import { currentTrace } from '../platform/tracing.js';
 import { waitingOn } from '../platform/waits.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
@@ -36,10 +37,12 @@ export class InProcessDataSource implements GraphQLDataSource<GraphQLContext> {
   }
 }
 
-/** Calls a subgraph process over HTTP, forwarding the caller's credentials and request id. */
+/** Calls a subgraph process over HTTP, forwarding the caller's credentials, request id and trace context (`traceparent`). */
 export class ForwardingDataSource extends RemoteGraphQLDataSource<GraphQLContext> {
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GraphQLContext>) {
     const headers = request.http?.headers;
+    // The subgraph's spans join the gateway's fetch span (the HTTP instrumentation, when on, puts its own client span there).
+    for (const [name, value] of Object.entries(currentTrace() ?? {})) headers?.set(name, value);
     const credentials = (context as Partial<GraphQLContext>).credentials;
     if (!headers || !credentials || !('requestId' in context)) return;
     if (credentials.bearer) headers.set('authorization', `Bearer ${credentials.bearer}`);

@@ -61,6 +61,8 @@ export interface Config {
   /** Split mode: where the gateway finds each subgraph, and the port a subgraph process listens on. */
   subgraphUrls: Record<SubgraphName, string>;
   subgraphPorts: Record<SubgraphName, number>;
+  /** OpenTelemetry tracing is asked for by the standard `OTEL_*` variables (`tracingSettings`). */
+  tracing: boolean;
 }
 
 /** The bounds every database connection of a process works under, pools and single clients alike. */
@@ -112,6 +114,33 @@ export function environment(env: Env = process.env, envFile = '.env'): Env {
 }
 
 const LOG_FORMATS = ['json', 'pretty', 'auto'] as const;
+
+/** The service name traces carry when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names one. */
+export const DEFAULT_SERVICE_NAME = 'returns-platform';
+
+export interface TracingSettings {
+  /** `OTEL_*` variables the SDK must see: it reads the process environment only, so those of `.env` are given to it. */
+  variables: Env;
+  /** Set when the variables name no service. */
+  serviceName?: string;
+}
+
+/**
+ * OpenTelemetry tracing (docs/observability.md) is off unless the standard
+ * variables ask for it: `OTEL_TRACES_EXPORTER` naming an exporter other than
+ * `none`, or an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`,
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`). `OTEL_SDK_DISABLED=true` wins.
+ * Everything else (sampler, protocol, headers, resource) the SDK reads itself.
+ */
+export function tracingSettings(env: Env = environment()): TracingSettings | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  const exporters = list(env, 'OTEL_TRACES_EXPORTER', '');
+  const requested = exporters.length ? exporters.some((e) => e !== 'none') : Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  if (!requested) return undefined;
+  const variables = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OTEL_')));
+  const named = Boolean(env.OTEL_SERVICE_NAME) || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  return { variables, ...(named ? {} : { serviceName: DEFAULT_SERVICE_NAME }) };
+}
 
 export function loadConfig(env: Env = environment()): Config {
   const logFormat = env.LOG_FORMAT || 'auto';
@@ -166,6 +195,7 @@ export function loadConfig(env: Env = environment()): Config {
     retentionCron: env.RETENTION_CRON || '17 * * * *',
     demoAccount: (env.DEMO_ACCOUNT ?? 'true') !== 'false',
     subgraphPorts,
+    tracing: tracingSettings(env) !== undefined,
     subgraphUrls: {
       returns: env.RETURNS_SUBGRAPH_URL || `http://127.0.0.1:${subgraphPorts.returns}/graphql`,
       inventory: env.INVENTORY_SUBGRAPH_URL || `http://127.0.0.1:${subgraphPorts.inventory}/graphql`,

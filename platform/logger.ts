@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
+import { traceLogFields, tracingEnabled } from './tracing.js';
 
 export type { Logger };
 
@@ -20,12 +21,19 @@ export function wantsPretty(format: LogFormat, stream: { isTTY?: boolean }): boo
 }
 
 /**
- * Structured JSON logs for machines; request-scoped children carry `requestId`. People get
+ * Structured JSON logs for machines; request-scoped children carry `requestId`,
+ * and with tracing on, lines written inside a traced operation `trace_id` and `span_id`. People get
  * readable lines (pino-pretty, written synchronously so nothing is lost at exit).
  */
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const stream = options.stderr ? process.stderr : process.stdout;
-  const settings = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  const settings = {
+    level,
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // A line written inside a traced operation names its trace and span (none are added while tracing is off).
+    ...(tracingEnabled() && { mixin: () => traceLogFields() ?? {} }),
+  };
   if (options.destination) return pino(settings, options.destination);
   if (wantsPretty(options.format ?? 'json', stream)) {
     return pino(settings, PinoPretty({ destination: options.stderr ? 2 : 1, sync: true, colorize: stream.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));

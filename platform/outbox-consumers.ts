@@ -8,6 +8,7 @@ import { metrics } from './metrics.js';
 import { PollingLoop } from './polling-loop.js';
 import { enqueueInTransaction, OUTBOX_RETENTION_SECONDS, settleInTransaction, type OutboxContract, type OutboxEvent } from './outbox.js';
 import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
+import { inBatchSpan, inJobBatchSpan, type TraceCarrier } from './tracing.js';
 
 /**
  * A reader of the outbox (webhook fan-out, restock, flow triggers, ...): its name and the contracts
@@ -66,6 +67,7 @@ interface EventRow {
   subjectId: string;
   occurredAt: Date;
   data: unknown;
+  trace: TraceCarrier | null;
 }
 
 /**
@@ -78,7 +80,7 @@ const STATE = `select c.snapshot::text, c.target::text, c.after::text, c.ceiling
   from platform.outbox_consumer c where c.name = $1 for update skip locked`;
 
 const columns = (wanted: string) => `o.sequence, (${wanted}) as wanted, o.id, o.type, o.version, o.store_id as "storeId", o.subject_type as "subjectType",
-  o.subject_id as "subjectId", o.occurred_at as "occurredAt"`;
+  o.subject_id as "subjectId", o.occurred_at as "occurredAt", o.trace`;
 
 /**
  * A window is the events of the transactions that committed between the position's snapshot ($1)
@@ -191,7 +193,7 @@ export class OutboxConsumer extends PollingLoop {
       const events = rows.filter((r) => r.wanted).map(toEvent);
       if (events.length) {
         if (handOver) await enqueueInTransaction(this.options.boss, em, this.name, events);
-        else await this.options.apply(em, events).catch((err: unknown) => Promise.reject(new ApplyFailed(err)));
+        else await this.inSpan(events, () => this.options.apply(em, events)).catch((err: unknown) => Promise.reject(new ApplyFailed(err)));
       } else if (!rows.length && target === state.snapshot) {
         return 0;
       }
@@ -242,6 +244,12 @@ export class OutboxConsumer extends PollingLoop {
     }
   }
 
+  /** What a pass applies is one span linked to the events' traces (an idle pass makes none). */
+  private inSpan<T>(events: readonly OutboxEvent[], work: () => Promise<T>): Promise<T> {
+    const attributes = { 'messaging.system': 'outbox', 'messaging.operation.type': 'process', 'messaging.destination.name': this.name, 'messaging.batch.message_count': events.length };
+    return inBatchSpan(`${this.name} process`, events.map((e) => e.trace), attributes, work);
+  }
+
   private async due(): Promise<boolean> {
     const [row] = await sql<{ due: boolean }>(this.options.orm.em.fork(), DUE, [this.name, this.types]);
     return row?.due ?? false;
@@ -265,6 +273,7 @@ function toEvent(row: EventRow): OutboxEvent {
     subjectId: row.subjectId,
     occurredAt: row.occurredAt.toISOString(),
     sequence: Number(row.sequence),
+    ...(row.trace && { trace: row.trace }),
     data: row.data,
   };
 }
@@ -278,15 +287,17 @@ export async function startOutboxConsumer(options: OutboxConsumerOptions): Promi
   const { declaration, orm, boss, logger, apply } = options;
   const consumer = new OutboxConsumer(options);
   await boss.work<OutboxEvent>(declaration.name, { batchSize: 50, pollingIntervalSeconds: 1, perJobResults: true, includeMetadata: true }, (jobs): Promise<JobResult[]> =>
-    applyBatchOrEachAlone(
-      jobs,
-      (batch) =>
-        orm.em.fork().transactional(async (em) => {
-          await apply(em, batch.map((job) => job.data));
-          await settleInTransaction(boss, em, declaration.name, batch);
-        }),
-      logger,
-      { what: `outbox consumer ${declaration.name}` },
+    inJobBatchSpan(declaration.name, jobs, () =>
+      applyBatchOrEachAlone(
+        jobs,
+        (batch) =>
+          orm.em.fork().transactional(async (em) => {
+            await apply(em, batch.map((job) => job.data));
+            await settleInTransaction(boss, em, declaration.name, batch);
+          }),
+        logger,
+        { what: `outbox consumer ${declaration.name}` },
+      ),
     ),
   );
   consumer.start();

@@ -3,7 +3,9 @@ import { sql, type DbModule } from './db/orm.js';
 import { ulid } from './ids.js';
 import { Migration20261210000000_outbox_sequence } from './migrations/Migration20261210000000_outbox_sequence.js';
 import { Migration20261228000000_outbox_events } from './migrations/Migration20261228000000_outbox_events.js';
+import { Migration20261229000000_outbox_event_trace } from './migrations/Migration20261229000000_outbox_event_trace.js';
 import type { PgBoss } from './queue.js';
+import { currentTrace, withTrace, type TraceCarrier } from './tracing.js';
 import type { Static, TSchema } from './validation/index.js';
 
 /**
@@ -36,6 +38,11 @@ export interface OutboxEvent<Type extends string = string, Data = unknown> {
    * lanes send by it. Absent on events queued before it existed.
    */
   sequence?: number;
+  /**
+   * The trace of the change (W3C `traceparent`), when tracing is on: what consumers do with the
+   * event links to it or continues it (platform/tracing.ts).
+   */
+  trace?: TraceCarrier;
   data: Data;
 }
 
@@ -68,11 +75,14 @@ export function isEventOf<C extends OutboxContract>(contract: C, event: OutboxEv
 export const OUTBOX_MIGRATIONS: DbModule['migrations'] = [
   { name: 'Migration20261210000000_outbox_sequence', class: Migration20261210000000_outbox_sequence },
   { name: 'Migration20261228000000_outbox_events', class: Migration20261228000000_outbox_events },
+  { name: 'Migration20261229000000_outbox_event_trace', class: Migration20261229000000_outbox_event_trace },
 ];
 
 export interface Publication<Data> {
   storeId: string;
   subjectId: string;
+  /** The trace the change belongs to, when not the active one (a batch applying queued requests). */
+  trace?: TraceCarrier;
   data: Data;
 }
 
@@ -87,9 +97,9 @@ export function transactionDb(em: EntityManager) {
  * events of one subject keep their order. `json_to_recordset` splits the document in one pass (a
  * `->>` per field re-parsed each element, a quarter more per row).
  */
-const INSERT_EVENTS = `insert into platform.outbox_event (sequence, id, type, version, store_id, subject_type, subject_id, occurred_at, data)
-  select nextval('platform.outbox_sequence'), r.id, $2::text, $3::int, r."storeId", $4::text, r."subjectId", $5::timestamptz, r.data
-    from rows from (json_to_recordset($1::json) as (id text, "storeId" text, "subjectId" text, data json)) with ordinality as r(id, "storeId", "subjectId", data, n)
+const INSERT_EVENTS = `insert into platform.outbox_event (sequence, id, type, version, store_id, subject_type, subject_id, occurred_at, data, trace)
+  select nextval('platform.outbox_sequence'), r.id, $2::text, $3::int, r."storeId", $4::text, r."subjectId", $5::timestamptz, r.data, r.trace
+    from rows from (json_to_recordset($1::json) as (id text, "storeId" text, "subjectId" text, data json, trace json)) with ordinality as r(id, "storeId", "subjectId", data, trace, n)
    order by r.n`;
 
 /**
@@ -102,7 +112,9 @@ const INSERT_EVENTS = `insert into platform.outbox_event (sequence, id, type, ve
 export async function publish<C extends OutboxContract>(em: EntityManager, contract: C, events: Publication<DataOf<C>>[]): Promise<void> {
   if (!em.isInTransaction()) throw new Error(`outbox event ${contract.type} published outside a transaction`);
   if (!events.length) return;
-  const rows = events.map((e) => ({ id: `evt_${ulid()}`, storeId: e.storeId, subjectId: e.subjectId, data: e.data }));
+  // The trace is stored only when one is active (a sampled change): consumers link to it or continue it.
+  const active = currentTrace();
+  const rows = events.map((e) => ({ id: `evt_${ulid()}`, storeId: e.storeId, subjectId: e.subjectId, data: e.data, trace: e.trace ?? active }));
   await sql(em, INSERT_EVENTS, [JSON.stringify(rows), contract.type, contract.version, contract.subjectType, new Date().toISOString()]);
 }
 
@@ -110,11 +122,12 @@ export async function publish<C extends OutboxContract>(em: EntityManager, contr
  * Inserts jobs into one of the caller's own queues inside the caller's
  * transaction (a command that must run once the change is committed, such as
  * a queued completion, or a delayed one: a flow's wait): the jobs commit or
- * roll back with the change.
+ * roll back with the change. Each carries the trace it was queued in (its
+ * own `trace`, else the active one).
  */
 export async function enqueueInTransaction<Data extends object>(boss: PgBoss, em: EntityManager, queue: string, jobs: Data[], options: { startAfter?: Date } = {}): Promise<void> {
   if (!em.isInTransaction()) throw new Error(`job for ${queue} enqueued outside a transaction`);
-  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data, ...options })), { db: transactionDb(em) });
+  if (jobs.length) await boss.insert(queue, jobs.map((data) => ({ data: withTrace(data), ...options })), { db: transactionDb(em) });
 }
 
 /** A job as a worker received it; with `includeMetadata`, the attempt it was fetched at. */

@@ -6,6 +6,7 @@ const queueJobs = metrics.gauge('queue_jobs', 'pg-boss jobs per queue: queued (d
 const queueOldest = metrics.gauge('queue_oldest_job_age_seconds', 'Age of the oldest job of each queue that is due and not yet picked up (0 when none).', ['queue']);
 const poolConnections = metrics.gauge('db_pool_connections', 'Database pool connections per pool: total (open), idle, and waiting (requests queued for one).', ['pool', 'state']);
 const poolMax = metrics.gauge('db_pool_max_connections', 'Largest number of connections each pool opens.', ['pool']);
+const ready = metrics.gauge('service_ready', 'Readiness as /readyz reports it, per check (database, queue, pool:<name>): 1 ready, 0 not.', ['check']);
 
 interface QueueRow {
   name: string;
@@ -37,6 +38,13 @@ const QUEUE_SQL = `
        where state in ('created', 'retry', 'active')
        group by name
     ) j on j.name = q.name`;
+
+/** Readiness read at scrape time (the checks of /readyz), so an alert can fire on it; returns the function that removes it. */
+export function registerReadinessMetric(check: () => Promise<Record<string, boolean>>): () => void {
+  return metrics.collector(async () => {
+    for (const [name, ok] of Object.entries(await check())) ready.set({ check: name }, ok ? 1 : 0);
+  });
+}
 
 /** Registers the scrape-time readers of a runtime's queue and pools; returns the function that removes them. */
 export function registerRuntimeMetrics(boss: PgBoss, pools: Record<string, { orm: Orm; max: number }>): () => void {

@@ -7,6 +7,7 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 import { loadConfig, StartupError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { createLogger, type Logger } from '../platform/logger.js';
+import { shutdownTracing, startTracing, tracingEnabled } from '../platform/tracing.js';
 import { createGateway, createGraphQLServer, errorLogPlugin, GRAPHQL_SERVER_DEFAULTS, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
@@ -180,6 +181,9 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
       await runtime.close();
       logger.debug('runtime closed');
     })());
+  // Spans are recorded from here on (when the process was started with tracing): start-up makes no traces.
+  // A split-mode subgraph traces what the gateway traces.
+  startTracing({ requestsStartTraces: role !== 'subgraph' });
   return { runtime, server, port, stop };
 }
 
@@ -222,6 +226,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   const { role, subgraph } = parseRole(process.argv.slice(2));
+  if (config.tracing && !tracingEnabled()) {
+    logger.warn('OTEL_* variables ask for tracing, but the process was started without `--import ./dist/server/telemetry-register.js` (the npm scripts add it): no traces');
+  }
   // Filled once started: a database lost during the start-up stops the process all the same.
   const started: { service?: RunningService } = {};
   let signalled = false;
@@ -232,7 +239,8 @@ async function main(): Promise<void> {
     // A shutdown that hangs (a database that never answers) must not keep the process: bounded.
     setTimeout(() => process.exit(code || 1), config.shutdownTimeoutMs + 10_000).unref();
     (started.service?.stop() ?? Promise.resolve()).then(
-      () => process.exit(code),
+      // The spans still buffered are exported before the process goes.
+      () => shutdownTracing().finally(() => process.exit(code)),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

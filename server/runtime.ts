@@ -21,13 +21,13 @@ import { queueErasure } from '../platform/privacy/queue.erasure.js';
 import { RetentionSettings } from '../platform/privacy/retention.js';
 import { openSecretBox, type SecretBox } from '../platform/secret-box.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/queue.js';
-import { registerRuntimeMetrics } from '../platform/runtime-metrics.js';
+import { registerReadinessMetric, registerRuntimeMetrics } from '../platform/runtime-metrics.js';
 import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/public.js';
 import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
 import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, WEBHOOKS_CONSUMER, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
+import { createWebhookQueues, registerWebhookMetrics, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, WEBHOOKS_CONSUMER, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
 import { platformSubgraph } from './platform-subgraph.js';
 
 /** Every reader of the outbox: registered by every role from the first start, so none misses an event. */
@@ -110,13 +110,13 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
   const opened: Orm[] = [];
   let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
-  let removeMetrics: (() => void) | undefined;
+  const removeMetrics: (() => void)[] = [];
   let stopWebhooks: (() => Promise<void>) | undefined;
   const stopWorkers: (() => Promise<void>)[] = [];
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
-    removeMetrics?.();
+    for (const remove of removeMetrics) remove();
     // Deliveries in flight finish (or their leases run out) before the queue and pools close.
     await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
     // So do the transactions of the subgraphs' own workers (event processing, outbox consumers).
@@ -165,12 +165,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       pools[name] = { orm, max: config.dbPoolSize };
     }
     // Read at scrape time (GET /metrics): queue depths and ages, pool use.
-    const removeRuntimeMetrics = registerRuntimeMetrics(boss, pools);
-    const removeOutboxMetrics = registerOutboxMetrics(platformOrm, OUTBOX_CONSUMERS);
-    removeMetrics = () => {
-      removeRuntimeMetrics();
-      removeOutboxMetrics();
-    };
+    removeMetrics.push(registerRuntimeMetrics(boss, pools));
+    removeMetrics.push(registerOutboxMetrics(platformOrm, OUTBOX_CONSUMERS));
     // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
     for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
     await createWebhookQueues(boss);
@@ -188,6 +184,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       opened.push(webhooksOrm);
       await migrate(database.url, webhooksOrm, webhooksDbModule);
       pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
+      removeMetrics.push(registerWebhookMetrics(webhooksOrm));
       // Backfills read the subjects through their owning subgraphs (the worker roles hold every subgraph's pool).
       const returnsOrm = deps.returns?.orm;
       const inventoryOrm = deps.inventory?.orm;
@@ -227,7 +224,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     }
     watch.start();
     const orms = Object.fromEntries(Object.entries(pools).map(([name, pool]) => [name, pool!.orm]));
-    return { config, logger, database, watch, orms, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    const runtime: Runtime = { config, logger, database, watch, orms, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    removeMetrics.push(registerReadinessMetric(async () => readinessChecks(await checkReady(runtime))));
+    return runtime;
   } catch (err) {
     await close();
     throw err;
@@ -255,4 +254,9 @@ export async function checkReady(runtime: Runtime): Promise<Readiness> {
   ]);
   const pools = Object.fromEntries(names.map((name, i) => [name, serving[i]!]));
   return { database: serving.every(Boolean), queue, pools };
+}
+
+/** The checks of a readiness as flat metric labels: `database`, `queue`, `pool:<name>`. */
+export function readinessChecks({ database, queue, pools }: Readiness): Record<string, boolean> {
+  return { database, queue, ...Object.fromEntries(Object.entries(pools).map(([name, ok]) => [`pool:${name}`, ok])) };
 }

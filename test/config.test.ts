@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { environment, loadConfig, StartupError } from '../platform/config.js';
-import { wantsPretty } from '../platform/logger.js';
+import { DEFAULT_SERVICE_NAME, environment, loadConfig, StartupError, tracingSettings } from '../platform/config.js';
+import { createLogger, wantsPretty } from '../platform/logger.js';
+import { currentTrace, tracingEnabled } from '../platform/tracing.js';
 
 describe('configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
@@ -39,5 +40,30 @@ describe('configuration', () => {
     expect(loadConfig({}).databaseLostExitMs).toBe(60_000);
     expect(loadConfig({ DATABASE_LOST_EXIT_MS: '0' }).databaseLostExitMs).toBe(0);
     expect(() => loadConfig({ DATABASE_LOST_EXIT_MS: 'soon' })).toThrow(/DATABASE_LOST_EXIT_MS/);
+  });
+
+  it('traces only when the standard OTEL_* variables ask for it (an exporter or an OTLP endpoint); OTEL_SDK_DISABLED wins', () => {
+    expect(tracingSettings({})).toBeUndefined();
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(tracingSettings({ OTEL_SERVICE_NAME: 'named', OTEL_TRACES_SAMPLER: 'always_on' })).toBeUndefined();
+    expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBeUndefined();
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual({ variables: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, serviceName: DEFAULT_SERVICE_NAME });
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces', PORT: '1' })?.variables).toEqual({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' });
+    expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'console', OTEL_SERVICE_NAME: 'gateway-a' })?.serviceName).toBeUndefined();
+    expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=rp' })?.serviceName).toBeUndefined();
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toBe(true);
+    // From the .env file too (the SDK, which reads the process environment, is handed them).
+    const file = join(dir, 'otel.env');
+    writeFileSync(file, 'OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318\nOTEL_TRACES_SAMPLER=parentbased_traceidratio\n');
+    expect(tracingSettings(environment({}, file))?.variables).toEqual({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' });
+  });
+
+  it('with tracing off, nothing is carried and log lines have no trace fields', () => {
+    expect(tracingEnabled()).toBe(false);
+    expect(currentTrace()).toBeUndefined();
+    const lines: string[] = [];
+    createLogger('info', { destination: { write: (line: string) => void lines.push(line) } }).info('plain');
+    expect(Object.keys(JSON.parse(lines[0]!))).toEqual(['level', 'time', 'msg']);
   });
 });

@@ -87,5 +87,8 @@ describe('published event contracts', () => {
     const rows = await query<{ data: OutboxEvent }>(app.databaseUrl, `select data from ${OUTBOX_EVENTS} where data->>'storeId' = $1`, [account.storeId]);
     for (const { data } of rows) expect(eventViolations(data), JSON.stringify(data).slice(0, 300)).toEqual([]);
     expect(new Set(rows.map((r) => r.data.type))).toEqual(new Set(PUBLISHED_EVENTS.map((c) => c.type)));
+    // Tracing is off here: no event carries a trace context, no delivery a traceparent.
+    expect(rows.filter(({ data }) => 'trace' in data)).toEqual([]);
+    expect(deliveries.filter(({ request }) => request.headers.traceparent !== undefined)).toEqual([]);
   });
 });

@@ -116,6 +116,29 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('reports readiness per check, and the delivery lag of each subscription with messages waiting', async () => {
+    const text = await scrape();
+    expect(sample(text, 'service_ready', { check: 'database' })).toBe(1);
+    expect(sample(text, 'service_ready', { check: 'queue' })).toBe(1);
+    expect(sample(text, 'service_ready', { check: 'pool:platform' })).toBe(1);
+
+    const receiver: Receiver = await startReceiver();
+    receiver.answer(() => 'hang');
+    try {
+      const behind = await app.createAccount('Lagging');
+      const created = await createWebhook(app, behind, { callback: { url: receiver.url, auth: null }, topic: 'custom_event' });
+      const subscription = created.body.webhook.id as string;
+      await accept(app, behind, { eventName: 'Viewed Product', customer: { email: 'lag@example.com' } });
+      const waiting = await eventually(async () => {
+        const t = await scrape();
+        return (sample(t, 'webhook_queued_messages', { subscription }) ?? 0) >= 1 ? t : undefined;
+      }, 'the message to wait');
+      expect(sample(waiting, 'webhook_delivery_lag_seconds', { subscription })).toBeGreaterThanOrEqual(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('shows database pool use per pool, and declares the webhook delivery counter', async () => {
     const text = await scrape();
     for (const pool of ['platform', 'returns', 'inventory', 'events']) {

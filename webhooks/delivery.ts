@@ -7,6 +7,7 @@ import { webhookDeliveries } from '../platform/metrics.js';
 import { deliver, retryDelayMs, type OutboundResult } from '../platform/outbound/index.js';
 import { PollingLoop } from '../platform/polling-loop.js';
 import type { SecretBox } from '../platform/secret-box.js';
+import { inQueuedSpan, markFailed, type TraceCarrier } from '../platform/tracing.js';
 
 /** Messages of subscriptions disabled by a 410 wait this long for a PUT, then are discarded. */
 export const DISABLED_KEEP_SECONDS = 3 * 24 * 3600;
@@ -28,6 +29,8 @@ interface Head {
   rank: number;
   /** Whether its attempt row was opened (pending) when the lane was leased: the head's is, followers' are written with their outcome. */
   opened: boolean;
+  /** The trace of the change it tells of: each attempt is a span of it. */
+  trace: TraceCarrier | null;
 }
 
 /** The message an attempt is about. */
@@ -140,7 +143,7 @@ export class Deliverer extends PollingLoop {
       if (!lanes.length) return [];
       const rows = await sql<Head>(
         em,
-        `select m.id, m.rank, m.subscription_id, m.lane, m.event_id, m.type, m.subject_id, m.body, m.attempts,
+        `select m.id, m.rank, m.subscription_id, m.lane, m.event_id, m.type, m.subject_id, m.body, m.attempts, m.trace,
                 s.url, s.auth_token_sealed, s.signing_secret_sealed
            from unnest($1::text[], $2::text[]) as c(sid, lane)
            join lateral (select *, row_number() over (order by sequence) as rank from message
@@ -196,6 +199,20 @@ export class Deliverer extends PollingLoop {
     const latestStart = performance.now() + this.leaseMs - this.config.webhookTimeoutMs - 3000;
     for (const head of run) {
       if (sent.length && performance.now() > latestStart) break;
+      const result = await this.attempt(head);
+      sent.push({ head, result });
+      if (result.outcome !== 'succeeded') break;
+    }
+    await new Promise<void>((resolve) => {
+      this.outcomes.push({ sent, done: resolve });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** One POST of a message, as a span of its event's trace (its `traceparent` goes to the subscriber). */
+  private attempt(head: Head): Promise<OutboundResult> {
+    const attributes = { 'webhook.subscription.id': head.subscription_id, 'webhook.message.id': head.id, 'webhook.event.id': head.event_id, 'webhook.event.type': head.type, 'webhook.attempt': head.attempts };
+    return inQueuedSpan('webhook delivery', head.trace, attributes, async (span) => {
       let result: OutboundResult;
       try {
         result = await deliver({
@@ -210,12 +227,10 @@ export class Deliverer extends PollingLoop {
       } catch (err) {
         result = { outcome: 'failed', durationMs: 0, error: err instanceof Error ? err.message : String(err) };
       }
-      sent.push({ head, result });
-      if (result.outcome !== 'succeeded') break;
-    }
-    await new Promise<void>((resolve) => {
-      this.outcomes.push({ sent, done: resolve });
-      if (!this.flushing) void this.flush();
+      span.setAttribute('webhook.outcome', result.outcome);
+      if (result.status) span.setAttribute('http.response.status_code', result.status);
+      if (result.outcome !== 'succeeded') markFailed(span, result.error);
+      return result;
     });
   }
 

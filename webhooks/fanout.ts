@@ -4,9 +4,11 @@ import { sql, type EntityManager } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
 import { outboxConsumer } from '../platform/outbox-consumers.js';
 import type { OutboxEvent } from '../platform/outbox.js';
+import type { Traced } from '../platform/tracing.js';
 import { payload, route, WEBHOOK_CONTRACTS } from './payloads.js';
 
-export interface NewMessage {
+/** `trace`: its event's, which its deliveries continue (replays and backfills have none). */
+export interface NewMessage extends Traced {
   subscriptionId: string;
   eventId: string;
   lane: string;
@@ -31,6 +33,7 @@ const MESSAGES = new BulkInsert<NewMessage>(
     { name: 'type', type: 'text', value: (m) => m.type },
     { name: 'body', type: 'text', value: (m) => m.body },
     { name: 'replay_of', type: 'text', value: (m) => m.replayOf ?? null },
+    { name: 'trace', type: 'jsonb', value: (m) => m.trace ?? null },
   ],
   { ordered: true },
 );
@@ -122,7 +125,7 @@ export class FanOut {
         // A subscription gets the changes committed after it was created.
         if (s.created_at.getTime() > occurred) continue;
         body ??= payload(r!.topic, r!.type, event.occurredAt, event.data, stores.get(event.storeId)?.name ?? '');
-        messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence });
+        messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence, trace: event.trace });
       }
     }
     await enqueueMessages(em, messages);

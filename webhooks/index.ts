@@ -15,6 +15,7 @@ import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } fr
 
 export { webhooksDbModule } from './db.js';
 export { WEBHOOKS_CONSUMER } from './fanout.js';
+export { registerWebhookMetrics } from './metrics.js';
 export { WebhookSubscriptions } from './subscriptions.js';
 export { WebhookResolver } from './webhook.resolver.js';
 export { webhookPrivacy } from './privacy.js';

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { forbiddenAddressKind, guardedLookup, hostOf, isAllowedHost, RefusedAddressError } from './address-guard.js';
+import { currentTrace } from '../tracing.js';
 import { signatureHeaders } from './signature.js';
 import type { OutboundMessage, OutboundResult } from './index.js';
 
@@ -71,6 +72,8 @@ export function deliver(message: OutboundMessage): Promise<OutboundResult> {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(message.body)),
     'user-agent': 'returns-platform-webhooks/1',
+    // The receiver can join the trace of the delivery (and of the request that caused it).
+    ...currentTrace(),
   };
   if (message.signingSecret) {
     Object.assign(headers, signatureHeaders(message.signingSecret, message.messageId, Math.floor(Date.now() / 1000), message.body));

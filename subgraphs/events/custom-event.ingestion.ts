@@ -4,13 +4,14 @@ import type { Logger } from '../../platform/logger.js';
 import { customEventsAccepted, customEventsRejected } from '../../platform/metrics.js';
 import type { PgBoss } from '../../platform/queue.js';
 import type { RateLimitDecision } from '../../platform/rate-limit.js';
+import { currentTrace, type Traced } from '../../platform/tracing.js';
 import type { ValidEvent } from './custom-event.validation.js';
 
 /** The queue of accepted events (its dead letters: platform/dead-letters.ts). */
 export const CUSTOM_EVENTS_QUEUE = 'custom-events';
 
-/** What a job carries: the event as validated, with the id its stored row will have. */
-export interface CustomEventJob {
+/** What a job carries: the event as validated, with the id its stored row will have, and the accepting request's trace. */
+export interface CustomEventJob extends Traced {
   eventId: string;
   storeId: string;
   /** When the request was accepted: the default event timestamp. */
@@ -74,7 +75,9 @@ export class EventIngestion {
   /** Counts one request against the store's limit and, when admitted, queues its events durably. */
   submit(storeId: string, events: ValidEvent[]): Promise<Admission> {
     const receivedAt = new Date().toISOString();
-    const jobs = events.map((event) => ({ eventId: newId('event'), storeId, receivedAt, event }));
+    // Read here, in the request: the batch insert runs outside it.
+    const trace = currentTrace();
+    const jobs = events.map((event): CustomEventJob => ({ eventId: newId('event'), storeId, receivedAt, event, ...(trace && { trace }) }));
     return new Promise((resolve, reject) => {
       this.pending.push({ storeId, jobs, resolve, reject });
       this.kick();

@@ -6,6 +6,7 @@ import { PollingLoop } from '../../platform/polling-loop.js';
 import type { Orm } from '../../platform/db/orm.js';
 import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import { withDeadLetters } from '../../platform/dead-letters.js';
+import { inJobBatchSpan } from '../../platform/tracing.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
 import { EVENT_LANES, EventLanes, LANE_KEY } from './custom-event.lanes.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
@@ -129,13 +130,16 @@ export class CustomEventWorker extends PollingLoop {
       }
       claimed?.(jobs);
       if (!jobs.length) return;
-      await this.service.processBatch(
-        em,
-        jobs.map((job) => job.data),
-        learned,
-        ordered,
-      );
-      await this.service.settle(em, CUSTOM_EVENTS_QUEUE, jobs);
+      // Found work: the rest of the transaction is a span linked to the accepting requests' traces.
+      await inJobBatchSpan(CUSTOM_EVENTS_QUEUE, jobs, async () => {
+        await this.service.processBatch(
+          em,
+          jobs.map((job) => job.data),
+          learned,
+          ordered,
+        );
+        await this.service.settle(em, CUSTOM_EVENTS_QUEUE, jobs);
+      });
     });
   }
 

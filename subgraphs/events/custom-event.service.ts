@@ -234,7 +234,8 @@ export class CustomEventService {
     await publish(
       em,
       CustomEventCreated,
-      events.map((e) => ({ storeId: e.storeId, subjectId: e.id, data: { event: eventPayload(e), customer: customerPayload(customers.get(e.id)!) } })),
+      // What an event causes (webhook deliveries, flow runs) continues the trace of the request that sent it.
+      events.map((e, i) => ({ storeId: e.storeId, subjectId: e.id, trace: rows[i]!.job.trace, data: { event: eventPayload(e), customer: customerPayload(customers.get(e.id)!) } })),
     );
     for (const job of toStore) outcomes.set(job.eventId, 'stored');
     return batch.map((j) => outcomes.get(j.eventId)!);

@@ -3,6 +3,7 @@ import { withDeadLetters } from '../../platform/dead-letters.js';
 import { OUTBOX_RETENTION_SECONDS } from '../../platform/outbox.js';
 import { ensureQueue, type PgBoss } from '../../platform/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { inJobBatchSpan } from '../../platform/tracing.js';
 import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return.changes.js';
 
 export async function createCompletionQueue(boss: PgBoss): Promise<void> {
@@ -18,10 +19,12 @@ export async function createCompletionQueue(boss: PgBoss): Promise<void> {
  * is normally applied well under a second after it was queued.
  */
 export async function startCompletionWorker(deps: SubgraphDeps, changes: ReturnChanges): Promise<void> {
-  await deps.boss.work<CompletionJob>(RETURN_COMPLETION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<CompletionJob>[]) => {
-    for (const job of jobs) {
-      const completed = await changes.completeQueued(job.data);
-      deps.logger.info({ returnId: job.data.returnId, completed }, completed ? 'queued completion applied' : 'queued completion no longer applies');
-    }
-  });
+  await deps.boss.work<CompletionJob>(RETURN_COMPLETION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, (jobs: Job<CompletionJob>[]) =>
+    inJobBatchSpan(RETURN_COMPLETION_QUEUE, jobs, async () => {
+      for (const job of jobs) {
+        const completed = await changes.completeQueued(job.data);
+        deps.logger.info({ returnId: job.data.returnId, completed }, completed ? 'queued completion applied' : 'queued completion no longer applies');
+      }
+    }),
+  );
 }

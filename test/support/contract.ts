@@ -137,6 +137,8 @@ function envelope(c: OutboxContract): ValidateFunction {
       subjectId: Type.String(),
       occurredAt: DateTime(),
       sequence: Int({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      // The trace context of the change, when tracing is on (platform/tracing.ts).
+      trace: Type.Optional(Type.Record(Type.String(), Type.String())),
       data: c.schema,
     });
     envelopes.set(c, (validate = ajv.compile(schema)));

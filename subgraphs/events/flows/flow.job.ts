@@ -7,6 +7,7 @@ import { OUTBOX_RETENTION_SECONDS } from '../../../platform/outbox.js';
 import type { StopWorkers } from '../../../platform/subgraph.js';
 import type { Orm } from '../../../platform/db/orm.js';
 import { ensureQueue, type PgBoss } from '../../../platform/queue.js';
+import { inJobBatchSpan } from '../../../platform/tracing.js';
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
 import { FLOW_TRIGGERS_CONSUMER, startRunsFor } from './flow.triggers.js';
 
@@ -45,7 +46,7 @@ export async function startFlowWorkers(orm: Orm, boss: PgBoss, runner: FlowRunne
   await boss.work<FlowStepJob>(
     FLOW_STEPS_QUEUE,
     { batchSize: 50, perJobResults: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    (jobs) => advanceRuns(runner, jobs, logger),
+    (jobs) => inJobBatchSpan(FLOW_STEPS_QUEUE, jobs, () => advanceRuns(runner, jobs, logger)),
   );
   return startOutboxConsumer({
     declaration: FLOW_TRIGGERS_CONSUMER,

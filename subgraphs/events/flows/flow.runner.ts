@@ -10,6 +10,7 @@ import { enqueueInTransaction, type OutboxEvent } from '../../../platform/outbox
 import { deliver, retryDelayMs } from '../../../platform/outbound/index.js';
 import type { PgBoss } from '../../../platform/queue.js';
 import type { SecretBox } from '../../../platform/secret-box.js';
+import { inQueuedSpan, type Traced } from '../../../platform/tracing.js';
 import type { CustomEventCreatedData } from '../custom-event.events.js';
 import { customerPayload, eventPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
 import type { CustomerRow, CustomerService } from '../customer.service.js';
@@ -25,7 +26,8 @@ import type { FlowRunRow, RunStatus, StepStatus } from './flow.service.js';
 /** The queue of run steps: one job per stretch of a run (its start, the end of a wait, a retry). */
 export const FLOW_STEPS_QUEUE = 'flow-steps';
 
-export interface FlowStepJob {
+/** `trace`: the run continues the trace of the event that started it (platform/tracing.ts). */
+export interface FlowStepJob extends Traced {
   runId: string;
   storeId: string;
   /** The run's step_token when the job was queued: a stale or duplicated job finds another and does nothing. */
@@ -52,7 +54,7 @@ interface RunState extends Pick<FlowRunRow, 'id' | 'storeId' | 'flowId' | 'versi
   attempt: number;
 }
 
-interface StepContext {
+interface StepContext extends Traced {
   run: RunState;
   event: CustomEventRow;
   customer: CustomerRow;
@@ -97,6 +99,7 @@ export class FlowRunner {
    */
   async start(em: EntityManager, events: OutboxEvent<string, CustomEventCreatedData>[]): Promise<number> {
     if (!events.length) return 0;
+    const traces = new Map(events.map((e) => [e.data.event.id, e.trace]));
     const keys = [...new Map(events.map((e) => [`${e.storeId}\u0000${e.data.event.eventName}`, [e.storeId, e.data.event.eventName]])).values()];
     const flows = await sql<{ id: string; storeId: string; version: number; definition: FlowDefinition }>(
       em,
@@ -126,8 +129,8 @@ export class FlowRunner {
         compiler.params,
       );
       if (!matched.length) continue;
-      const inserted = await NEW_RUNS.run<{ id: string; token: string }>(em, matched.map((m) => ({ id: newId('flowRun'), token: randomUUID(), flow, ...m })));
-      await enqueueInTransaction<FlowStepJob>(this.deps.boss, em, FLOW_STEPS_QUEUE, inserted.map((r) => ({ runId: r.id, storeId: flow.storeId, token: r.token })));
+      const inserted = await NEW_RUNS.run<{ id: string; token: string; eventId: string }>(em, matched.map((m) => ({ id: newId('flowRun'), token: randomUUID(), flow, ...m })));
+      await enqueueInTransaction<FlowStepJob>(this.deps.boss, em, FLOW_STEPS_QUEUE, inserted.map((r) => ({ runId: r.id, storeId: flow.storeId, token: r.token, trace: traces.get(r.eventId) })));
       started += inserted.length;
     }
     return started;
@@ -174,9 +177,14 @@ export class FlowRunner {
       const events = new Map((await this.deps.events.findByIds(live.map((r) => r.eventId))).map((e) => [e.id, e]));
       const customers = new Map((await this.deps.customers.findByIds([...new Set(live.map((r) => r.customerId))])).map((c) => [c.id, c]));
       const batch = new BatchWrites();
+      const traces = new Map(jobs.map((job) => [job.runId, job.trace]));
       for (const run of live) {
         const definition = await this.definition(tx, run.flowId, run.version);
-        await this.advanceRun(tx, { run, event: events.get(run.eventId)!, customer: customers.get(run.customerId)!, store: stores.get(run.storeId)!, definition, box, batch });
+        const trace = traces.get(run.id);
+        // Each run's steps are a span of the trace of the event that started it.
+        await inQueuedSpan('flow run advance', trace, { 'flow.id': run.flowId, 'flow.run.id': run.id }, () =>
+          this.advanceRun(tx, { run, event: events.get(run.eventId)!, customer: customers.get(run.customerId)!, store: stores.get(run.storeId)!, definition, box, batch, trace }),
+        );
       }
       await batch.flush(tx, this.deps.boss);
       committed = batch.steps;
@@ -196,7 +204,7 @@ export class FlowRunner {
       resumed = false;
       batch.steps.push({ runId: run.id, ...outcome.record });
       if (outcome.kind === 'wait') {
-        batch.runs.push({ id: run.id, storeId: run.storeId, status: 'WAITING', nextPath: path, token: randomUUID(), attempt: outcome.attempt, resumeAt: outcome.resumeAt });
+        batch.runs.push({ id: run.id, storeId: run.storeId, status: 'WAITING', nextPath: path, token: randomUUID(), attempt: outcome.attempt, resumeAt: outcome.resumeAt, trace: ctx.trace });
         return;
       }
       if (outcome.kind === 'fail') {
@@ -337,10 +345,10 @@ const NEW_RUNS = new BulkInsert<NewRun>(
     { name: 'next_path', sql: "'0'" },
     { name: 'step_token', type: 'text', value: (r) => r.token },
   ],
-  { tail: 'on conflict (flow_id, event_id) do nothing returning id, step_token as token' },
+  { tail: 'on conflict (flow_id, event_id) do nothing returning id, step_token as token, event_id as "eventId"' },
 );
 
-interface RunUpdate {
+interface RunUpdate extends Traced {
   id: string;
   storeId: string;
   status: RunStatus;
@@ -431,7 +439,7 @@ class BatchWrites {
         [col(r, 'id'), col(r, 'status'), col(r, 'nextPath'), col(r, 'token'), col(r, 'attempt')],
       );
       for (const w of r.filter((u) => u.resumeAt)) {
-        await enqueueInTransaction<FlowStepJob>(boss, em, FLOW_STEPS_QUEUE, [{ runId: w.id, storeId: w.storeId, token: w.token }], { startAfter: w.resumeAt });
+        await enqueueInTransaction<FlowStepJob>(boss, em, FLOW_STEPS_QUEUE, [{ runId: w.id, storeId: w.storeId, token: w.token, trace: w.trace }], { startAfter: w.resumeAt });
       }
     }
   }
