@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     const count = async (text: string, params: unknown[]) => (await client.query<{ n: number }>(text, params)).rows[0]!.n;
     // Idle: no job of these queues waiting, and the flows have read every processed event from the outbox.
     const idle = async (names: string[]) => {
-      const pending = `select (select count(*) from pgboss.job where name = any($1) and state in ('created', 'retry', 'active'))
+      const pending = `select ((select count(*) from pgboss.job where name = any($1) and state in ('created', 'retry', 'active'))
         + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'flow-triggers' and e.type = 'custom_event.created'
              and not pg_visible_in_snapshot(e.tx, c.snapshot) and not (c.target is not null and pg_visible_in_snapshot(e.tx, c.target) and e.sequence <= c.after)))::int as n`;
       while ((await count(pending, [names])) > 0) await new Promise((r) => setTimeout(r, 100));
