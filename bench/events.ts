@@ -16,8 +16,8 @@ import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { median, send, type HttpTarget } from './support/load.js';
 import { createBenchAccount } from './support/compare.js';
-import { startProcess } from './support/processes.js';
-import { BENCH_TRACING, change, startCollector, TELEMETRY_REGISTER, tracingVariants } from './support/tracing.js';
+import { startProcess, stopProcess } from './support/processes.js';
+import { BENCH_TRACING, change, cpuTimeMs, startCollector, TELEMETRY_REGISTER, tracingVariants } from './support/tracing.js';
 import { freePort } from '../platform/db/embedded-postgres.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 
@@ -426,7 +426,8 @@ async function main(): Promise<void> {
     console.error(err);
     throw err;
   } finally {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    // The services stop before the database does (stopped under them, their pools' idle connections fail).
+    await Promise.all(children.map((child) => (child.signalCode === null ? stopProcess(child) : undefined)));
     for (const pool of progressPools.values()) await pool.end().catch(() => undefined);
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -444,43 +445,56 @@ const BENCH_ADMIN = 'bench-admin-token-0123456789abcdef';
 async function tracingOverhead(serverUrl: string, children: ChildProcess[]): Promise<void> {
   const collector = await startCollector();
   children.push(collector.child);
-  const deployed: { name: string; databaseUrl: string; target: Target }[] = [];
+  const deployed: { name: string; databaseUrl: string; target: Target; pid: number | undefined }[] = [];
   for (const [i, variant] of tracingVariants(collector.url).entries()) {
     const databaseUrl = await createDatabase(serverUrl, `bench_tracing_${i}`);
     const port = await freePort();
-    children.push(await startProcess('dist/server/main.js', ['all'], { ...SERVICE_ENV, DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN, PORT: String(port), ...variant.env }, port, TELEMETRY_REGISTER));
+    const child = await startProcess('dist/server/main.js', ['all'], { ...SERVICE_ENV, DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN, PORT: String(port), ...variant.env }, port, TELEMETRY_REGISTER);
+    children.push(child);
     const url = `http://127.0.0.1:${port}`;
     const stores: Target['stores'] = [];
     for (let s = 0; s < STORES; s++) {
       const account = await createBenchAccount(url, BENCH_ADMIN);
       stores.push({ storeId: account.storeId, secret: account.apiSecret });
     }
-    deployed.push({ name: variant.name, databaseUrl, target: { url, stores } });
+    deployed.push({ name: variant.name, databaseUrl, target: { url, stores }, pid: child.pid });
   }
-  console.log(`tracing overhead, POST /events with processing beside it: ${CLIENTS} clients, ${STORES} stores, ${SECONDS} s per run, ${ROUNDS} rounds (variants in rotating order, after a warm-up run each)\n`);
+  console.log(
+    `tracing overhead, POST /events with processing beside it: ${CLIENTS} clients, ${STORES} stores, ${SECONDS} s per run, ${ROUNDS} rounds (variants in rotating order, after a warm-up run each); CPU: the service process's per event accepted, until it is stored\n`,
+  );
   for (const d of deployed) {
     await load(d.target);
     await drained(d.databaseUrl);
   }
-  const runs = deployed.map(() => [] as (RunFigures & { processed: number })[]);
+  type Run = RunFigures & { processed: number; cpuUs: number };
+  const runs = deployed.map(() => [] as Run[]);
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < deployed.length; k++) {
       const v = (k + round) % deployed.length;
       const d = deployed[v]!;
       await drained(d.databaseUrl);
       const before = await counts(d.databaseUrl);
+      const cpuBefore = cpuTimeMs(d.pid);
       const result = await load(d.target);
       const processed = ((await counts(d.databaseUrl)).events - before.events) / result.seconds;
-      const figures = { ...summarize(result), processed };
+      await drained(d.databaseUrl);
+      const cpuUs = cpuBefore === undefined ? NaN : ((cpuTimeMs(d.pid)! - cpuBefore) * 1000) / result.accepted;
+      const figures = { ...summarize(result), processed, cpuUs };
       runs[v]!.push(figures);
-      console.log(`  round ${round + 1} [${d.name}]: ${figures.rate.toFixed(0)} events/s accepted, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, ${processed.toFixed(0)}/s stored meanwhile`);
+      console.log(
+        `  round ${round + 1} [${d.name}]: ${figures.rate.toFixed(0)} events/s accepted, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, ${processed.toFixed(0)}/s stored meanwhile, CPU ${cpuUs.toFixed(0)} µs/event`,
+      );
     }
   }
-  const m = (v: number, pick: (r: RunFigures & { processed: number }) => number) => median(runs[v]!.map(pick));
+  const m = (v: number, pick: (r: Run) => number) => median(runs[v]!.map(pick));
   console.log('');
   deployed.forEach((d, v) => {
-    const vs = v ? `   accepted ${change(m(v, (r) => r.rate), m(0, (r) => r.rate))}, p99 ${change(m(v, (r) => r.p99), m(0, (r) => r.p99))}, stored ${change(m(v, (r) => r.processed), m(0, (r) => r.processed))}` : '';
-    console.log(`${d.name.padEnd(28)} median of ${ROUNDS} = ${m(v, (r) => r.rate).toFixed(0).padStart(5)} events/s   p50 ${m(v, (r) => r.p50).toFixed(1)} ms   p99 ${m(v, (r) => r.p99).toFixed(1)} ms   stored meanwhile ${m(v, (r) => r.processed).toFixed(0)}/s${vs}`);
+    const vs = v
+      ? `   accepted ${change(m(v, (r) => r.rate), m(0, (r) => r.rate))}, p50 ${change(m(v, (r) => r.p50), m(0, (r) => r.p50))}, p99 ${change(m(v, (r) => r.p99), m(0, (r) => r.p99))}, stored ${change(m(v, (r) => r.processed), m(0, (r) => r.processed))}, CPU ${change(m(v, (r) => r.cpuUs), m(0, (r) => r.cpuUs))}`
+      : '';
+    console.log(
+      `${d.name.padEnd(28)} median of ${ROUNDS} = ${m(v, (r) => r.rate).toFixed(0).padStart(5)} events/s   p50 ${m(v, (r) => r.p50).toFixed(1)} ms   p99 ${m(v, (r) => r.p99).toFixed(1)} ms   stored meanwhile ${m(v, (r) => r.processed).toFixed(0)}/s   CPU ${m(v, (r) => r.cpuUs).toFixed(0)} µs/event${vs}`,
+    );
   });
 }
 

@@ -92,8 +92,9 @@ async function main() {
         cases,
         async (variant) => {
           const variantPort = await freePort();
-          children.push(await startProcess('dist/server/main.js', ['all'], { ...env, ...variant.env, PORT: String(variantPort) }, variantPort, TELEMETRY_REGISTER));
-          return { port: variantPort, headers: { authorization: auth.authorization } };
+          const child = await startProcess('dist/server/main.js', ['all'], { ...env, ...variant.env, PORT: String(variantPort) }, variantPort, TELEMETRY_REGISTER);
+          children.push(child);
+          return { target: { port: variantPort, headers: { authorization: auth.authorization } }, pid: child.pid };
         },
         children,
         ROUNDS,

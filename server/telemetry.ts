@@ -58,7 +58,7 @@ function edgeSampler(ratio: number): Sampler {
   return new ParentBasedSampler({ root });
 }
 
-export function instrumentations(sampling = edgeSampling()) {
+function instrumentations(sampling: { ratio: number } | undefined) {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!) || (sampling !== undefined && !tracedAtEdge(req, sampling.ratio)),

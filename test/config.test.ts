@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVICE_NAME, environment, loadConfig, StartupError, tracingSettings } from '../platform/config.js';
 import { createLogger, wantsPretty } from '../platform/logger.js';
 import { currentTrace, tracingEnabled } from '../platform/tracing.js';
+import { edgeSampling } from '../server/telemetry.js';
 
 describe('configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
@@ -57,6 +58,18 @@ describe('configuration', () => {
     const file = join(dir, 'otel.env');
     writeFileSync(file, 'OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318\nOTEL_TRACES_SAMPLER=parentbased_traceidratio\n');
     expect(tracingSettings(environment({}, file))?.variables).toEqual({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' });
+  });
+
+  it('samples at the edge with the parent-based samplers, at their ratio; other samplers are left to the SDK', () => {
+    expect(edgeSampling({})).toEqual({ ratio: 1 });
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01' })).toEqual({ ratio: 0.01 });
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' })).toEqual({ ratio: 0 });
+    // As the SDK reads a missing or invalid ratio: 1.
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' })).toEqual({ ratio: 1 });
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toEqual({ ratio: 1 });
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toEqual({ ratio: 0 });
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' })).toBeUndefined();
+    expect(edgeSampling({ OTEL_TRACES_SAMPLER: 'always_on' })).toBeUndefined();
   });
 
   it('with tracing off, nothing is carried and log lines have no trace fields', () => {

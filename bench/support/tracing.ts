@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { freePort } from '../../platform/db/embedded-postgres.js';
 import { formatRow, median, type Figures, type HttpTarget } from './load.js';
 
@@ -49,7 +50,27 @@ export function change(value: number, reference: number): string {
   return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)} %`;
 }
 
+/**
+ * CPU time (user and system, ms) a process has used, from /proc (Linux, 100 clock ticks a second);
+ * undefined elsewhere. Unlike throughput on a shared machine, a process's own CPU time per request
+ * hardly moves with its neighbours' load.
+ */
+export function cpuTimeMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 export type BenchCase = [name: string, run: (target: HttpTarget) => Promise<Figures>];
+
+/** A started variant: where to send requests, and its process (for its CPU time). */
+export interface VariantTarget {
+  target: HttpTarget;
+  pid: number | undefined;
+}
 
 /**
  * Each case on each variant (started by `start`), in rounds whose order of variants rotates, so
@@ -57,29 +78,38 @@ export type BenchCase = [name: string, run: (target: HttpTarget) => Promise<Figu
  * first round warms each variant up with an unmeasured run. Prints, per case and variant, the
  * median over the rounds and its change against tracing off.
  */
-export async function compareTracing(cases: BenchCase[], start: (variant: TracingVariant, collectorUrl: string) => Promise<HttpTarget>, children: ChildProcess[], rounds: number): Promise<void> {
+export async function compareTracing(cases: BenchCase[], start: (variant: TracingVariant, collectorUrl: string) => Promise<VariantTarget>, children: ChildProcess[], rounds: number): Promise<void> {
   const collector = await startCollector();
   children.push(collector.child);
   const variants = tracingVariants(collector.url);
-  const targets: HttpTarget[] = [];
-  for (const variant of variants) targets.push(await start(variant, collector.url));
+  const started: VariantTarget[] = [];
+  for (const variant of variants) started.push(await start(variant, collector.url));
   const only = process.env.BENCH_CASES?.split(',');
-  console.log(`\ntracing overhead: ${variants.map((v) => v.name).join(' / ')}; ${rounds} rounds, variants in rotating order, medians`);
+  console.log(`\ntracing overhead: ${variants.map((v) => v.name).join(' / ')}; ${rounds} rounds, variants in rotating order, medians; CPU: the service process's per request`);
   for (const [name, run] of cases) {
     if (only && !only.some((c) => name.includes(c))) continue;
-    const figures: Figures[][] = variants.map(() => []);
+    const figures: (Figures & { cpuUs: number })[][] = variants.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < variants.length; k++) {
         const v = (k + round) % variants.length;
-        if (round === 0) await run(targets[v]!);
-        figures[v]!.push(await run(targets[v]!));
+        const { target, pid } = started[v]!;
+        if (round === 0) await run(target);
+        const before = cpuTimeMs(pid);
+        const f = await run(target);
+        figures[v]!.push({ ...f, cpuUs: before === undefined ? NaN : ((cpuTimeMs(pid)! - before) * 1000) / f.requests });
       }
     }
-    const medians = figures.map((f) => ({ rps: median(f.map((x) => x.rps)), p50: median(f.map((x) => x.p50)), p99: median(f.map((x) => x.p99)), errors: f.reduce((n, x) => n + x.errors, 0) }));
+    const medians = figures.map((f) => ({
+      rps: median(f.map((x) => x.rps)),
+      p50: median(f.map((x) => x.p50)),
+      p99: median(f.map((x) => x.p99)),
+      cpuUs: median(f.map((x) => x.cpuUs)),
+      errors: f.reduce((n, x) => n + x.errors, 0),
+    }));
     console.log(name);
     medians.forEach((m, v) => {
-      const vs = v ? `   throughput ${change(m.rps, medians[0]!.rps)}, p50 ${change(m.p50, medians[0]!.p50)}, p99 ${change(m.p99, medians[0]!.p99)}` : '';
-      console.log(`  ${formatRow(variants[v]!.name, { ...m, requests: 0, seconds: 0 })}${vs}`);
+      const vs = v ? `   throughput ${change(m.rps, medians[0]!.rps)}, p50 ${change(m.p50, medians[0]!.p50)}, p99 ${change(m.p99, medians[0]!.p99)}, CPU ${change(m.cpuUs, medians[0]!.cpuUs)}` : '';
+      console.log(`  ${formatRow(variants[v]!.name, { ...m, requests: 0, seconds: 0 })}   CPU ${m.cpuUs.toFixed(0).padStart(5)} µs${vs}`);
     });
   }
 }
