@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // The dashboard page's script runs in the browser, beside Chart.js's global.
-    files: ['server/dashboard.client.js'],
+    files: ['server/pages/dashboard.client.js'],
     languageOptions: {
       sourceType: 'script',
       globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', fetch: 'readonly', Chart: 'readonly' },

@@ -2,7 +2,7 @@ import express from 'express';
 import { serveBaseline } from './support/baseline.js';
 import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
-import { decodeCursor, encodeCursor } from '../platform/cursor.js';
+import { decodeCursor, encodeCursor } from '../platform/api/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { decodeLinkCursor, encodeLinkCursor } from '../rest-facade/compat/cursor.js';
 import { loopReturn } from '../rest-facade/compat/format.js';

@@ -2,7 +2,7 @@ import express from 'express';
 import { serveBaseline } from './support/baseline.js';
 import pg from 'pg';
 import { hashSecret } from '../platform/accounts/credentials.js';
-import { encodeCursor, decodeCursor } from '../platform/cursor.js';
+import { encodeCursor, decodeCursor } from '../platform/api/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { restOrder } from '../subgraphs/returns/order.json.js';
 import { LINE_COLUMNS, ORDER_COLUMNS, type OrderLineRow, type OrderRow } from '../subgraphs/returns/order.rows.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { encodeCursor, setCursorSigningKey } from '../platform/api/cursor.js';
 import { sortAtSql } from '../platform/db/keyset.js';
 import { freePort } from '../platform/db/embedded-postgres.js';
 import { comparer, createBenchAccount, printComparisons, printPageCost, withBenchBed, type Comparison } from './support/compare.js';

@@ -2,8 +2,8 @@ import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSource
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { databaseUnavailable } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
-import { currentTrace } from '../platform/tracing.js';
-import { waitingOn } from '../platform/waits.js';
+import { currentTrace } from '../platform/observability/tracing.js';
+import { waitingOn } from '../platform/observability/waits.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
 

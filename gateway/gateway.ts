@@ -20,8 +20,8 @@ import { PLATFORM_GRAPH, type GraphName } from '../platform/subgraph.js';
 import { databaseUnavailable, INTERNAL_ERROR_MESSAGE, isDatabaseUnavailable, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';
-import type { Logger } from '../platform/logger.js';
-import { graphqlOperations, operationLabel } from '../platform/metrics.js';
+import type { Logger } from '../platform/observability/logger.js';
+import { graphqlOperations, operationLabel } from '../platform/observability/metrics.js';
 import { textProblem } from '../platform/validation/index.js';
 import { projectRoot } from '../platform/project-root.js';
 import { LIMITS, measure } from './complexity.js';
@@ -224,7 +224,7 @@ export function createGraphQLServer(gateway: ApolloGateway, options: { introspec
     introspection: options.introspection,
     // Cache hints are not used (responses are not cached by HTTP caches), and the default plugin's
     // per-field hook makes Apollo define a per-request closure on every context, which costs.
-    // Browsers get the GraphQL explorer served from npm packages (server/developer-portal.ts), not Apollo's hosted one.
+    // Browsers get the GraphQL explorer served from npm packages (server/pages/developer-portal.ts), not Apollo's hosted one.
     plugins: [operationPlugin(), complexityPlugin(), errorLogPlugin(), metricsPlugin(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
     logger: apolloLogger(options.logger),
   });

@@ -1,8 +1,8 @@
 import { ACCOUNTS_MIGRATIONS } from './accounts/index.js';
 import type { DbModule } from './db/orm.js';
-import { OUTBOX_MIGRATIONS } from './outbox.js';
+import { OUTBOX_MIGRATIONS } from './jobs/outbox.js';
 import { PRIVACY_MIGRATIONS } from './privacy/index.js';
-import { RATE_LIMIT_MIGRATIONS } from './rate-limit.js';
+import { RATE_LIMIT_MIGRATIONS } from './api/rate-limit.js';
 
 /**
  * The `platform` schema: the tables every part shares. Each concern lists its own migrations; they

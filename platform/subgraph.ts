@@ -2,11 +2,11 @@ import type { AccountsService } from './accounts/accounts.service.js';
 import type { Config, SubgraphName } from './config.js';
 import type { DbModule, Orm } from './db/orm.js';
 import type { FederatedSchema } from './graphql/build-federated-schema.js';
-import type { Logger } from './logger.js';
-import type { OutboxConsumerDeclaration } from './outbox-consumers.js';
-import type { OutboxContract } from './outbox.js';
+import type { Logger } from './observability/logger.js';
+import type { OutboxConsumerDeclaration } from './jobs/outbox-consumers.js';
+import type { OutboxContract } from './jobs/outbox.js';
 import type { PrivacyParticipants } from './privacy/participants.js';
-import type { PgBoss } from './queue.js';
+import type { PgBoss } from './jobs/queue.js';
 
 /**
  * The graph's fourth subgraph: account administration, dead letters and webhook dashboards. It has

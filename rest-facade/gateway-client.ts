@@ -2,10 +2,10 @@ import type { ApolloGateway } from '@apollo/gateway';
 import { Kind, parse, print, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { createHash } from 'node:crypto';
 import { apolloLogger } from '../gateway/gateway.js';
-import type { Logger } from '../platform/logger.js';
+import type { Logger } from '../platform/observability/logger.js';
 import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable, isErrorType, type FieldError } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
-import { graphqlOperations } from '../platform/metrics.js';
+import { graphqlOperations } from '../platform/observability/metrics.js';
 import { isProblemSlug } from '../platform/problems.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { Scope } from '../platform/auth.js';
+import type { Scope } from '../platform/api/auth.js';
 import type { ProblemSlug } from '../platform/problems.js';
 import { pipelineProblems, type HeaderSpec, type ProblemsByStatus, type ResponseSpec, type RouteSpec } from './pipeline/route.js';
 import type { DocumentedTable } from './pipeline/routing.js';

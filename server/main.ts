@@ -6,10 +6,10 @@ import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadConfig, StartupError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../platform/config.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
-import { createLogger, type Logger } from '../platform/logger.js';
-import { shutdownTracing, startTracing, tracingEnabled } from '../platform/tracing.js';
+import { createLogger, type Logger } from '../platform/observability/logger.js';
+import { shutdownTracing, startTracing, tracingEnabled } from '../platform/observability/tracing.js';
 import { createGateway, createGraphQLServer, errorLogPlugin, GRAPHQL_SERVER_DEFAULTS, type SubgraphTargets } from '../gateway/gateway.js';
-import { createHttpApp } from './http-app.js';
+import { createHttpApp } from './http/http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
 import { eventAcceptance } from '../subgraphs/events/public.js';
 
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   const { role, subgraph } = parseRole(process.argv.slice(2));
   if (config.tracing && !tracingEnabled()) {
-    logger.warn('OTEL_* variables ask for tracing, but the process was started without `--import ./dist/server/telemetry-register.js` (the npm scripts add it): no traces');
+    logger.warn('OTEL_* variables ask for tracing, but the process was started without `--import ./dist/server/telemetry/telemetry-register.js` (the npm scripts add it): no traces');
   }
   // Filled once started: a database lost during the start-up stops the process all the same.
   const started: { service?: RunningService } = {};

@@ -1,11 +1,11 @@
 import { AccountResolver } from '../platform/accounts/account.resolver.js';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
-import { DeadLetterResolver } from '../platform/dead-letters.resolver.js';
+import { DeadLetterResolver } from '../platform/jobs/dead-letters.resolver.js';
 import { buildFederatedSchema, type FederatedSchema } from '../platform/graphql/build-federated-schema.js';
 import type { ErasureRequests } from '../platform/privacy/erasure.service.js';
 import { PrivacyResolver } from '../platform/privacy/privacy.resolver.js';
 import type { RetentionSettings } from '../platform/privacy/retention.js';
-import type { PgBoss } from '../platform/queue.js';
+import type { PgBoss } from '../platform/jobs/queue.js';
 import { WebhookResolver, WebhookStatsResolver, type WebhookSubscriptions } from '../webhooks/index.js';
 
 export interface PlatformSubgraphDeps {

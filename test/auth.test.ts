@@ -125,7 +125,7 @@ describe('cached credentials stay exact', () => {
     const { createOrm } = await import('../platform/db/orm.js');
     const { platformDbModule } = await import('../platform/schema.js');
     const { AccountsService } = await import('../platform/accounts/accounts.service.js');
-    const { createLogger } = await import('../platform/logger.js');
+    const { createLogger } = await import('../platform/observability/logger.js');
     const orm = await createOrm(app.databaseUrl, platformDbModule, 1, createLogger('silent'));
     return { accounts: new AccountsService(orm), close: () => orm.close() };
   }

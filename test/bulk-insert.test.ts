@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkInsert } from '../platform/db/bulk-insert.js';
 import { createOrm, sql, type Orm } from '../platform/db/orm.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { createTestDatabase } from './support/database.js';
 
 interface Item {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVICE_NAME, environment, loadConfig, StartupError, tracingSettings } from '../platform/config.js';
-import { createLogger, wantsPretty } from '../platform/logger.js';
-import { currentTrace, tracingEnabled } from '../platform/tracing.js';
-import { edgeSampling } from '../server/telemetry.js';
+import { createLogger, wantsPretty } from '../platform/observability/logger.js';
+import { currentTrace, tracingEnabled } from '../platform/observability/tracing.js';
+import { edgeSampling } from '../server/telemetry/telemetry.js';
 
 describe('configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'config-test-'));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, setCursorSigningKey } from '../platform/cursor.js';
+import { decodeCursor, encodeCursor, setCursorSigningKey } from '../platform/api/cursor.js';
 import { AppError } from '../platform/errors.js';
 
 describe('cursor codec', () => {

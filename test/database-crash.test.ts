@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { TEST_ADMIN_TOKEN } from './support/app.js';
 import { call, CrashLoad, FLOWED, holdCreation, returnRequest } from './support/crash-load.js';
 import { eventually } from './support/eventually.js';

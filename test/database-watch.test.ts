@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { eventually } from './support/eventually.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATABASE_TIMEOUTS } from '../platform/config.js';
 import { createOrm, poolOf, sql, type DbModule, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { isDatabaseUnavailable } from '../platform/errors.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { createTestDatabase } from './support/database.js';
 
 const scratch: DbModule = { name: 'scratch', schema: 'public', migrations: [] };

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { OutboxEvent } from '../platform/outbox.js';
+import type { OutboxEvent } from '../platform/jobs/outbox.js';
 import { PUBLISHED_EVENTS } from '../subgraphs/index.js';
 import { WEBHOOK_TOPICS } from '../webhooks/webhook.schemas.js';
 import { adjust, createLocation, createShipment, gql, IN_TRANSIT, receive, upsertProduct } from './inventory-fixtures.js';

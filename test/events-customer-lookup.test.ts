@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { MATCHING_CUSTOMERS } from '../subgraphs/events/customer.resolution.js';
+import { MATCHING_CUSTOMERS } from '../subgraphs/events/customers/customer-resolution.service.js';
 import { useTestApp } from './support/app.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { deadLetterQueue } from '../platform/dead-letters.js';
-import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
+import { deadLetterQueue } from '../platform/jobs/dead-letters.js';
+import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { useTestApp, type TestApp } from './support/app.js';

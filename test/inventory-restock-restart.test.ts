@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.js';
-import { createLogger } from '../platform/logger.js';
-import { publish } from '../platform/outbox.js';
+import { createLogger } from '../platform/observability/logger.js';
+import { publish } from '../platform/jobs/outbox.js';
 import { ReturnUpdated, type ReturnEventData } from '../subgraphs/returns/public.js';
 import { startService, type RunningService } from '../server/main.js';
 import { testEnv } from './support/app.js';

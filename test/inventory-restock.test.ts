@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxEvent } from '../platform/outbox.js';
+import type { OutboxEvent } from '../platform/jobs/outbox.js';
 import { RESTOCK_QUEUE } from '../subgraphs/inventory/restock.job.js';
 import { RestockService } from '../subgraphs/inventory/restock.service.js';
 import { useTestAccount, useTestApp, type TestAccount } from './support/app.js';

@@ -43,7 +43,7 @@ describe('operations: processes, signals, ports and the embedded database', () =
     procs.push(spawned);
     return spawned;
   };
-  const cli = (...args: string[]) => run('node', ['dist/server/admin-cli.js', ...args], env(portA));
+  const cli = (...args: string[]) => run('node', ['dist/server/cli/admin-cli.js', ...args], env(portA));
   const stopped = async (spawned: Spawned) => {
     if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill('SIGTERM');
     return spawned.exited;

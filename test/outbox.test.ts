@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql, type EntityManager } from '../platform/db/orm.js';
-import { createConsumerQueue, OutboxConsumer, outboxConsumer, registerOutboxConsumers, sweepOutbox } from '../platform/outbox-consumers.js';
-import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, type OutboxEvent } from '../platform/outbox.js';
+import { createConsumerQueue, OutboxConsumer, outboxConsumer, registerOutboxConsumers, sweepOutbox } from '../platform/jobs/outbox-consumers.js';
+import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, type OutboxEvent } from '../platform/jobs/outbox.js';
 import { Strict, Type } from '../platform/validation/index.js';
 import { WEBHOOKS_CONSUMER } from '../webhooks/index.js';
 import { useTestApp } from './support/app.js';

@@ -38,7 +38,7 @@ describe('erasure: a crash in the middle, and the admin CLI', () => {
     await waitReady(baseUrl, service);
   };
   const cli = async (...args: string[]) => {
-    const result = await run(process.execPath, ['dist/server/admin-cli.js', ...args, '--json'], env);
+    const result = await run(process.execPath, ['dist/server/cli/admin-cli.js', ...args, '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     return JSON.parse(result.stdout) as Record<string, any>;
   };
@@ -90,7 +90,7 @@ describe('erasure: a crash in the middle, and the admin CLI', () => {
     await eventually(async () => (await query(databaseUrl, `select 1 from events.customer where email = 'ivy@example.com'`)).length === 1, 'her profile');
     const waited = await cli('erase-customer', '--store', storeId, '--email', 'ivy@example.com', '--suppression', 'refuse', '--wait');
     expect(waited).toMatchObject({ status: 'COMPLETED', suppression: 'REFUSE' });
-    const bad = await run(process.execPath, ['dist/server/admin-cli.js', 'erase-customer', '--store', storeId, '--json'], env);
+    const bad = await run(process.execPath, ['dist/server/cli/admin-cli.js', 'erase-customer', '--store', storeId, '--json'], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/exactly one/);
   });

@@ -41,7 +41,7 @@ describe('service process with the embedded database', { timeout: 120_000 }, () 
     await waitReady(baseUrl, current);
     return current;
   };
-  const cli = (...args: string[]) => run('node', ['dist/server/admin-cli.js', ...args], env);
+  const cli = (...args: string[]) => run('node', ['dist/server/cli/admin-cli.js', ...args], env);
   const postgresPid = () => {
     try {
       return Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.js';
-import { createLogger } from '../platform/logger.js';
-import { ensureQueue, startQueue, type PgBoss } from '../platform/queue.js';
-import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/custom-event.ingestion.js';
+import { createLogger } from '../platform/observability/logger.js';
+import { ensureQueue, startQueue, type PgBoss } from '../platform/jobs/queue.js';
+import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { createCustomEventQueues } from '../subgraphs/events/custom-event.job.js';
 import { createTestDatabase } from './support/database.js';
 

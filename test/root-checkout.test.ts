@@ -44,7 +44,7 @@ describe.runIf(isRoot)('running as root from a directory closed to other users',
   });
 
   const cli = (dataDir: string, ...args: string[]) =>
-    run(process.execPath, [join(app, 'dist/server/admin-cli.js'), ...args], { DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'warn' }, app);
+    run(process.execPath, [join(app, 'dist/server/cli/admin-cli.js'), ...args], { DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'warn' }, app);
 
   it('runs the PostgreSQL binaries from a copy the unprivileged user reaches', { timeout: 120_000 }, async () => {
     const out = await cli(reachable, 'list-accounts', '--json');

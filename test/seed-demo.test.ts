@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { seedDemo, type Progress, type SeedCounts } from '../server/seed-demo.js';
+import { seedDemo, type Progress, type SeedCounts } from '../server/cli/seed-demo.js';
 import { useTestAccount, useTestApp, type TestApp } from './support/app.js';
 import { CONSUMED, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
-import { seedDemoCommand } from '../server/seed-demo-command.js';
+import { seedDemoCommand } from '../server/cli/seed-demo-command.js';
 
 /** Waits until what the seeding set off (event processing, restock of completed returns) has run. */
 async function settled(app: TestApp): Promise<void> {

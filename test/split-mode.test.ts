@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { startService, type RunningService } from '../server/main.js';
 import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';

@@ -89,7 +89,7 @@ describe('tracing in split mode (one process per role, OTLP export)', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
     const start = (role: string[], service: string) =>
-      spawnNode(['--import', './dist/server/telemetry-register.js', 'dist/server/main.js', ...role], { ...env, OTEL_SERVICE_NAME: service });
+      spawnNode(['--import', './dist/server/telemetry/telemetry-register.js', 'dist/server/main.js', ...role], { ...env, OTEL_SERVICE_NAME: service });
     for (const name of ['returns', 'inventory', 'events'] as const) processes.push(start(['subgraph', name], `rp-${name}`));
     processes.push(start(['worker'], 'rp-worker'));
     const gateway = start(['gateway'], 'rp-gateway');

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_REPLAY_QUEUE } from '../webhooks/subscriptions.js';
+import { WEBHOOK_REPLAY_QUEUE } from '../webhooks/webhook.service.js';
 import { useTestApp, type TestAccount } from './support/app.js';
 import { query } from './support/database.js';
 import { postEvent } from './support/events.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweep } from '../webhooks/delivery.js';
+import { sweep } from '../webhooks/delivery.service.js';
 import { WEBHOOK_RETENTION_DAYS, webhookPrivacy, webhooksDbModule } from '../webhooks/index.js';
 import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { createOrm, type Orm } from '../platform/db/orm.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger } from '../platform/observability/logger.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';

@@ -1,24 +1,24 @@
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { Config } from '../platform/config.js';
 import type { Orm } from '../platform/db/orm.js';
-import type { Logger } from '../platform/logger.js';
-import { createConsumerQueue, startOutboxConsumer } from '../platform/outbox-consumers.js';
-import { ensureQueue, type PgBoss } from '../platform/queue.js';
-import { withDeadLetters } from '../platform/dead-letters.js';
+import type { Logger } from '../platform/observability/logger.js';
+import { createConsumerQueue, startOutboxConsumer } from '../platform/jobs/outbox-consumers.js';
+import { ensureQueue, type PgBoss } from '../platform/jobs/queue.js';
+import { withDeadLetters } from '../platform/jobs/dead-letters.js';
 import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { openSecretBox } from '../platform/secret-box.js';
-import { Deliverer, sweep } from './delivery.js';
-import { FanOut, WEBHOOKS_CONSUMER } from './fanout.js';
-import { replay } from './replay.js';
-import { backfill, type BackfillSources } from './backfill.js';
-import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './subscriptions.js';
+import { Deliverer, sweep } from './delivery.service.js';
+import { FanOut, WEBHOOKS_CONSUMER } from './webhook.consumer.js';
+import { replay } from './webhook-replay.job.js';
+import { backfill, type BackfillSources } from './webhook-backfill.job.js';
+import { WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookSubscriptions } from './webhook.service.js';
 
 export { webhooksDbModule } from './db.js';
-export { WEBHOOKS_CONSUMER } from './fanout.js';
-export { registerWebhookMetrics } from './metrics.js';
-export { WebhookSubscriptions } from './subscriptions.js';
+export { WEBHOOKS_CONSUMER } from './webhook.consumer.js';
+export { registerWebhookMetrics } from './webhook.metrics.js';
+export { WebhookSubscriptions } from './webhook.service.js';
 export { WebhookResolver } from './webhook.resolver.js';
-export { webhookPrivacy } from './privacy.js';
+export { webhookPrivacy } from './webhook.privacy.js';
 export { WebhookStatsResolver } from './webhook-stats.resolver.js';
 
 /** Delivery log rows and finished messages are kept this long unless the store chose otherwise (docs/privacy.md); replay reaches as far back. */
@@ -34,7 +34,7 @@ export interface WebhooksDeps {
   backfillSources?: BackfillSources;
 }
 
-export type { BackfillSources } from './backfill.js';
+export type { BackfillSources } from './webhook-backfill.job.js';
 
 export async function createWebhookQueues(boss: PgBoss): Promise<void> {
   await createConsumerQueue(boss, WEBHOOKS_CONSUMER);

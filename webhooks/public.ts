@@ -1,6 +1,6 @@
 /** What the facade may use of the webhooks module: the subscription service, the REST schemas and the deliveries' bodies. */
-export { webhookDeliveries } from './payloads.js';
-export type { WebhookSubscriptions } from './subscriptions.js';
+export { webhookDeliveries } from './webhook.json.js';
+export type { WebhookSubscriptions } from './webhook.service.js';
 export {
   CreatedWebhookResponseSchema,
   CreateWebhookSchema,

@@ -1,12 +1,12 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
-import { hasScope, scopeForbidden } from '../platform/auth.js';
+import { hasScope, scopeForbidden } from '../platform/api/auth.js';
 import { authorizeStoreAccess } from '../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../platform/graphql/connection.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { isAppError } from '../platform/errors.js';
-import { pageRequest } from '../platform/pagination.js';
-import type { WebhookSubscriptions } from './subscriptions.js';
+import { pageRequest } from '../platform/api/pagination.js';
+import type { WebhookSubscriptions } from './webhook.service.js';
 import type { DeliveryDocument, WebhookDocument } from './webhook.schemas.js';
 import { WebhookDeliveryConnection, WebhookDeliveryType, WebhookSubscriptionConnection, WebhookSubscriptionType } from './webhook.type.js';
 

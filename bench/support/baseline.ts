@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type pg from 'pg';
-import { setCursorSigningKey } from '../../platform/cursor.js';
+import { setCursorSigningKey } from '../../platform/api/cursor.js';
 
 /** Starts a baseline server: the service's cursor key (so both sign the same cursors), loopback, stopped by SIGTERM. */
 export async function serveBaseline(app: Express, pool: pg.Pool): Promise<void> {

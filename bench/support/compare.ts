@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
-import { createLogger } from '../../platform/logger.js';
+import { createLogger } from '../../platform/observability/logger.js';
 import { formatRow, type Figures, type HttpTarget } from './load.js';
 import { stopProcess } from './processes.js';
 

@@ -11,7 +11,7 @@ import { formatRow, median, type Figures, type HttpTarget } from './load.js';
  */
 export const BENCH_TRACING = process.env.BENCH_TRACING === '1';
 
-export const TELEMETRY_REGISTER = ['--import', './dist/server/telemetry-register.js'];
+export const TELEMETRY_REGISTER = ['--import', './dist/server/telemetry/telemetry-register.js'];
 
 export interface TracingVariant {
   name: string;

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireAdmin, storeNotFound } from '../auth.js';
+import { requireAdmin, storeNotFound } from '../api/auth.js';
 import { AppError, invalid } from '../errors.js';
 import { storeVisible } from '../graphql/authorize.js';
 import type { GraphQLContext } from '../graphql/context.js';

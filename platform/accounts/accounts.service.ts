@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { AppError, invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { isScope, SCOPES, type Principal, type Scope } from '../auth.js';
+import { isScope, SCOPES, type Principal, type Scope } from '../api/auth.js';
 import { sql, type Orm } from '../db/orm.js';
 import { CREDENTIALS_CHANNEL, type CredentialCache } from './credential-cache.js';
 import { generateSecret, hashSecret, safeEqual, secretPrefix } from './credentials.js';

@@ -1,8 +1,8 @@
 import pg from 'pg';
-import type { Principal } from '../auth.js';
+import type { Principal } from '../api/auth.js';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import { connectionConfig } from '../db/pool.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 export const CREDENTIALS_CHANNEL = 'platform_credentials';
 const MAX_ENTRIES = 10_000;

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface Database {

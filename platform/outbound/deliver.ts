@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { forbiddenAddressKind, guardedLookup, hostOf, isAllowedHost, RefusedAddressError } from './address-guard.js';
-import { currentTrace } from '../tracing.js';
+import { currentTrace } from '../observability/tracing.js';
 import { signatureHeaders } from './signature.js';
 import type { OutboundMessage, OutboundResult } from './index.js';
 

@@ -1,8 +1,8 @@
 import type { JobWithMetadata } from 'pg-boss';
-import { withDeadLetters } from '../dead-letters.js';
-import type { Logger } from '../logger.js';
-import { metrics } from '../metrics.js';
-import { ensureQueue, type PgBoss } from '../queue.js';
+import { withDeadLetters } from '../jobs/dead-letters.js';
+import type { Logger } from '../observability/logger.js';
+import { metrics } from '../observability/metrics.js';
+import { ensureQueue, type PgBoss } from '../jobs/queue.js';
 import { ERASURE_QUEUE, type ErasureRequests } from './erasure.service.js';
 import { erasureLedger, type ErasureParticipant } from './participants.js';
 import { mergeSubject, sameSubject } from './subject.js';

@@ -1,7 +1,7 @@
 import { sql, type EntityManager, type Orm } from '../db/orm.js';
 import { newId } from '../ids.js';
-import { enqueueInTransaction, publish } from '../outbox.js';
-import type { PgBoss } from '../queue.js';
+import { enqueueInTransaction, publish } from '../jobs/outbox.js';
+import type { PgBoss } from '../jobs/queue.js';
 import type { SecretBox } from '../secret-box.js';
 import type { ErasureWork, SuppressionMode } from './participants.js';
 import { CustomerErased } from './privacy.events.js';

@@ -1,6 +1,6 @@
 import type { DbModule } from '../db/orm.js';
-import type { Logger } from '../logger.js';
-import type { PgBoss } from '../queue.js';
+import type { Logger } from '../observability/logger.js';
+import type { PgBoss } from '../jobs/queue.js';
 import { createErasureQueue, startErasureWorker } from './erasure.job.js';
 import type { ErasureRequests } from './erasure.service.js';
 import { Migration20261215000000_privacy } from './migrations/Migration20261215000000_privacy.js';

@@ -1,4 +1,4 @@
-import { outboxContract } from '../outbox.js';
+import { outboxContract } from '../jobs/outbox.js';
 import { Strict, type Static } from '../validation/index.js';
 import { ErasureDocumentSchema } from './privacy.schemas.js';
 

@@ -1,10 +1,10 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import { hasScope, requireAdmin, scopeForbidden } from '../auth.js';
+import { hasScope, requireAdmin, scopeForbidden } from '../api/auth.js';
 import { invalid } from '../errors.js';
 import { authorizeStoreAccess, visible } from '../graphql/authorize.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import type { PgBoss } from '../queue.js';
+import type { PgBoss } from '../jobs/queue.js';
 import type { ErasureRequests } from './erasure.service.js';
 import type { ErasureAction, RetentionDays, SuppressionMode } from './participants.js';
 import { CustomerIdentifierInput, identifierOf } from './privacy.input.js';

@@ -1,8 +1,8 @@
-import { withDeadLetters } from '../dead-letters.js';
+import { withDeadLetters } from '../jobs/dead-letters.js';
 import { sql, type Orm } from '../db/orm.js';
-import type { Logger } from '../logger.js';
-import { metrics } from '../metrics.js';
-import { ensureQueue, type PgBoss } from '../queue.js';
+import type { Logger } from '../observability/logger.js';
+import { metrics } from '../observability/metrics.js';
+import { ensureQueue, type PgBoss } from '../jobs/queue.js';
 import type { RetentionDays, RetentionParticipant, RetentionPolicy } from './participants.js';
 
 /**

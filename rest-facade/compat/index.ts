@@ -1,5 +1,5 @@
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import type { SharedRateLimiter } from '../../platform/rate-limit.js';
+import type { SharedRateLimiter } from '../../platform/api/rate-limit.js';
 import type { FacadeDeps } from '../pipeline/route.js';
 import { RouteTable } from '../pipeline/routing.js';
 import { registerCompatReportingRoutes } from './reporting.routes.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppError } from '../../platform/errors.js';
 import { isAppError } from '../../platform/errors.js';
-import type { Principal } from '../../platform/auth.js';
+import type { Principal } from '../../platform/api/auth.js';
 import type { ReturnRecord } from '../../subgraphs/returns/public.js';
 import { operation } from '../gateway-client.js';
 import type { RouteContext, RouteResult } from '../pipeline/route.js';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
-import type { SharedRateLimiter } from '../../platform/rate-limit.js';
+import type { SharedRateLimiter } from '../../platform/api/rate-limit.js';
 import type { PageParams } from '../pipeline/route.js';
 import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
 import { decodeLinkCursor, encodeLinkCursor, type LinkDirection } from './cursor.js';

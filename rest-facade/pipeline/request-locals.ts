@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable } from '../../platform/errors.js';
 import type { RequestScope } from '../../platform/graphql/context.js';
-import type { Logger } from '../../platform/logger.js';
+import type { Logger } from '../../platform/observability/logger.js';
 
 /**
  * The request id and logger attached to every request. The child logger is

@@ -1,7 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import { hasScope, scopeForbidden, storeNotFound, type Principal, type Scope } from '../../platform/auth.js';
+import { hasScope, scopeForbidden, storeNotFound, type Principal, type Scope } from '../../platform/api/auth.js';
 import { invalid, type FieldError } from '../../platform/errors.js';
 import type { ProblemSlug } from '../../platform/problems.js';
 import { storeVisible } from '../../platform/graphql/authorize.js';
@@ -148,7 +148,7 @@ export function pipelineProblems(path: string, spec: RouteSpec<TObject, TSchema>
     add(400, 'invalid-json', 'validation-failed');
   }
   add(500, 'internal-error');
-  // Answered before any route while the database is unreachable (server/http-app.ts).
+  // Answered before any route while the database is unreachable (server/http/http-app.ts).
   add(503, 'service-unavailable');
   return problems;
 }

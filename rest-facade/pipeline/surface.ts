@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Credentials, Principal } from '../../platform/auth.js';
+import type { Credentials, Principal } from '../../platform/api/auth.js';
 import type { AppError } from '../../platform/errors.js';
 import type { PageParams, PageResult } from './route.js';
 

@@ -1,4 +1,4 @@
-import { rateLimitHeaders } from '../../platform/rate-limit.js';
+import { rateLimitHeaders } from '../../platform/api/rate-limit.js';
 import { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS, type BulkEventsResult, type EventAcceptance } from '../../subgraphs/events/public.js';
 import type { RouteRegistry } from '../pipeline/routing.js';
 import { RATE_LIMIT_HEADERS } from './surface.js';

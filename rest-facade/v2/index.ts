@@ -1,5 +1,5 @@
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import type { MemoryRateLimiter } from '../../platform/rate-limit.js';
+import type { MemoryRateLimiter } from '../../platform/api/rate-limit.js';
 import type { EventAcceptance } from '../../subgraphs/events/public.js';
 import type { FacadeDeps } from '../pipeline/route.js';
 import { RouteTable, type RouteRegistry } from '../pipeline/routing.js';

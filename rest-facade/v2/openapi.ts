@@ -1,5 +1,5 @@
-import { SCOPES } from '../../platform/auth.js';
-import { PAGE_SIZE } from '../../platform/pagination.js';
+import { SCOPES } from '../../platform/api/auth.js';
+import { PAGE_SIZE } from '../../platform/api/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
 import { webhookDeliveries } from '../../webhooks/public.js';
 import { openApiDocument, type ApiDescription } from '../openapi.js';

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import { credentialsFrom } from '../../platform/auth.js';
+import { credentialsFrom } from '../../platform/api/auth.js';
 import { AppError, invalid } from '../../platform/errors.js';
-import { PAGE_SIZE } from '../../platform/pagination.js';
+import { PAGE_SIZE } from '../../platform/api/pagination.js';
 import { problemTitle } from '../../platform/problems.js';
-import { rateLimited, type MemoryRateLimiter } from '../../platform/rate-limit.js';
+import { rateLimited, type MemoryRateLimiter } from '../../platform/api/rate-limit.js';
 import { Int, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { locals } from '../pipeline/request-locals.js';
 import type { HeaderSpec, PageParams } from '../pipeline/route.js';

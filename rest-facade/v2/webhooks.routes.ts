@@ -1,4 +1,4 @@
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import {
   CreatedWebhookResponseSchema,
   CreateWebhookSchema,

@@ -1,6 +1,6 @@
-import { outboxContract } from '../../platform/outbox.js';
+import { outboxContract } from '../../platform/jobs/outbox.js';
 import { DateTime, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
-import type { JsonObject, JsonValue } from './custom-event.validation.js';
+import type { JsonObject, JsonValue } from './custom-event.schemas.js';
 
 const Str = Type.String();
 const NullableStr = OrNull(Type.String());

@@ -1,14 +1,14 @@
-import { claimJobs, failClaimedJob, type ClaimedJobRow } from '../../platform/job-claims.js';
+import { claimJobs, failClaimedJob, type ClaimedJobRow } from '../../platform/jobs/job-claims.js';
 import type { Config } from '../../platform/config.js';
-import type { Logger } from '../../platform/logger.js';
-import { customEventsProcessed } from '../../platform/metrics.js';
-import { PollingLoop } from '../../platform/polling-loop.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import { customEventsProcessed } from '../../platform/observability/metrics.js';
+import { PollingLoop } from '../../platform/jobs/polling-loop.js';
 import type { Orm } from '../../platform/db/orm.js';
-import { ensureQueue, type PgBoss } from '../../platform/queue.js';
-import { withDeadLetters } from '../../platform/dead-letters.js';
-import { inJobBatchSpan } from '../../platform/tracing.js';
-import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
-import { EVENT_LANES, EventLanes, LANE_KEY } from './custom-event.lanes.js';
+import { ensureQueue, type PgBoss } from '../../platform/jobs/queue.js';
+import { withDeadLetters } from '../../platform/jobs/dead-letters.js';
+import { inJobBatchSpan } from '../../platform/observability/tracing.js';
+import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './event-ingestion.service.js';
+import { EVENT_LANES, EventLanes, LANE_KEY } from './event-lanes.service.js';
 import { UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
 /**
@@ -51,7 +51,7 @@ export interface CustomEventWorkerDeps {
 const POLL_MS = 500;
 
 /**
- * Applies accepted events in acceptance order, per lane (custom-event.lanes.ts), across processes.
+ * Applies accepted events in acceptance order, per lane (event-lanes.service.ts), across processes.
  *
  * Each transaction claims its jobs itself (the oldest due jobs of this process's lanes, row-locked,
  * job-claims.ts), applies them and deletes them. Up to `concurrency` transactions are in flight,

@@ -4,16 +4,16 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { selects } from '../../platform/graphql/selection.js';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
-import { hasScope, requireAdmin, scopeForbidden } from '../../platform/auth.js';
+import { hasScope, requireAdmin, scopeForbidden } from '../../platform/api/auth.js';
 import { authorizeStoreAccess, visible } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById } from '../../platform/graphql/loaders.js';
-import { pageRequest } from '../../platform/pagination.js';
-import type { PgBoss } from '../../platform/queue.js';
-import { listDeadLetters, retryDeadLetters } from '../../platform/dead-letters.js';
-import type { EventAcceptance } from './custom-event.acceptance.js';
-import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './custom-event.ingestion.js';
+import { pageRequest } from '../../platform/api/pagination.js';
+import type { PgBoss } from '../../platform/jobs/queue.js';
+import { listDeadLetters, retryDeadLetters } from '../../platform/jobs/dead-letters.js';
+import type { EventAcceptance } from './event-acceptance.service.js';
+import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './event-ingestion.service.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
 import { eventPayload, type CustomEventRow, type CustomEventService } from './custom-event.service.js';
 import {
@@ -24,9 +24,9 @@ import {
   DeadLetteredCustomEventType,
   EventPropertyType,
 } from './custom-event.type.js';
-import { customerLoader } from './customer.resolver.js';
-import type { CustomerRow, CustomerService } from './customer.service.js';
-import { CustomerType } from './customer.type.js';
+import { customerLoader } from './customers/customer.resolver.js';
+import type { CustomerRow, CustomerService } from './customers/customer.service.js';
+import { CustomerType } from './customers/customer.type.js';
 
 export interface CustomEventResolverDeps {
   events: CustomEventService;

@@ -1,5 +1,5 @@
 import { isoEpochSeconds } from '../../platform/validation/index.js';
-import type { JsonObject, JsonValue } from './custom-event.validation.js';
+import type { JsonObject, JsonValue } from './custom-event.schemas.js';
 
 /**
  * The data rules applied when an event is processed (service-spec "Data rules",

@@ -1,16 +1,16 @@
 import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { publish, settleInTransaction, type ClaimedJob } from '../../platform/outbox.js';
+import { publish, settleInTransaction, type ClaimedJob } from '../../platform/jobs/outbox.js';
 import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } from './custom-event.events.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
-import type { Page, PageRequest } from '../../platform/pagination.js';
-import type { PgBoss } from '../../platform/queue.js';
-import { CustomerRaceError, resolveCustomers } from './customer.resolution.js';
-import type { CustomerRow } from './customer.service.js';
+import type { Page, PageRequest } from '../../platform/api/pagination.js';
+import type { PgBoss } from '../../platform/jobs/queue.js';
+import { CustomerRaceError, resolveCustomers } from './customers/customer-resolution.service.js';
+import type { CustomerRow } from './customers/customer.service.js';
 import { applyDataRules, type PropertyType } from './custom-event.rules.js';
-import type { CustomEventJob } from './custom-event.ingestion.js';
-import type { JsonValue } from './custom-event.validation.js';
-import type { CustomerSuppressions } from './customer-suppression.service.js';
+import type { CustomEventJob } from './event-ingestion.service.js';
+import type { JsonValue } from './custom-event.schemas.js';
+import type { CustomerSuppressions } from './customers/customer-suppression.service.js';
 
 export interface CustomEventRow {
   id: string;

@@ -7,7 +7,7 @@ import { authorizeStoreAccess } from '../../platform/graphql/authorize.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import type { EventStatsReads, EventSums } from './event-stats.rows.js';
 import { EventStatsType, type EventMeasuresType } from './event-stats.type.js';
-import { PropertyConditionInput } from './segment.input.js';
+import { PropertyConditionInput } from './segments/segment.input.js';
 
 const measures = ({ count, customers, sum }: EventSums): EventMeasuresType => ({ count, uniqueCustomers: customers, sum });
 

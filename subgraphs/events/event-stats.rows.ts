@@ -2,7 +2,7 @@ import { bucketOf, MAX_GROUPS, rangesFrom, readRanges } from '../../platform/ana
 import type { Window } from '../../platform/analytics/time-window.input.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
-import { SegmentCompiler, type PropertyCondition } from './segment.query.js';
+import { SegmentCompiler, type PropertyCondition } from './segments/segment.rules.js';
 
 /**
  * The reads behind `eventStats`. Count and distinct customers alone come from the hourly rollup

@@ -8,7 +8,7 @@ import { toConnection, type Connection } from '../../platform/graphql/connection
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById } from '../../platform/graphql/loaders.js';
 import { selects } from '../../platform/graphql/selection.js';
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import { CreateInboundShipmentInput, ReceiveInboundShipmentItemInput } from './inbound-shipment.input.js';
 import { inboundShipmentDetailJson, inboundShipmentJson } from './inbound-shipment.json.js';
 import { InboundShipmentStatus } from './inbound-shipment.rules.js';

@@ -7,7 +7,7 @@ import { toConnection, type Connection } from '../../platform/graphql/connection
 import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
 import { batchById, batchByKey } from '../../platform/graphql/loaders.js';
 import { selects } from '../../platform/graphql/selection.js';
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import { AdjustInventoryInput, ReceiveUndeclaredInput } from './inventory-item.input.js';
 import { inventoryItemJson } from './inventory-item.json.js';
 import { InventoryKind } from './inventory-item.rules.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { invalid, notFound } from '../../platform/errors.js';
-import type { Page, PageRequest } from '../../platform/pagination.js';
+import type { Page, PageRequest } from '../../platform/api/pagination.js';
 import { check } from '../../platform/validation/index.js';
 import type { AdjustInventoryInput, ReceiveUndeclaredInput } from './inventory-item.input.js';
 import { itemName, kindNeedsProduct, InventoryKind } from './inventory-item.rules.js';

@@ -5,7 +5,7 @@ import { authorizeStoreAccess } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { selects } from '../../platform/graphql/selection.js';
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import { inventoryLevelDetailJson, inventoryLevelJson } from './inventory-level.json.js';
 import { inventoryLevelListFilters, type InventoryLevelService } from './inventory-level.service.js';
 import { ProductLevelConnection, ProductLevelType } from './inventory-level.type.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Orm } from '../../platform/db/orm.js';
-import type { Page, PageRequest } from '../../platform/pagination.js';
+import type { Page, PageRequest } from '../../platform/api/pagination.js';
 import { loadLevels, type InventoryLevelView } from './inventory-level.view.js';
 
 export interface InventoryLevelFilters {

@@ -1,4 +1,4 @@
-import { outboxContract } from '../../platform/outbox.js';
+import { outboxContract } from '../../platform/jobs/outbox.js';
 import { DateTime, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { InboundShipmentDocumentSchema } from './inbound-shipment.json.js';
 import { InventoryItemDocumentSchema } from './inventory-item.json.js';

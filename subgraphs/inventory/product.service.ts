@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
-import { publish } from '../../platform/outbox.js';
+import { publish } from '../../platform/jobs/outbox.js';
 import { check } from '../../platform/validation/index.js';
 import { itemName } from './inventory-item.rules.js';
 import { ProductUpserted } from './inventory.events.js';

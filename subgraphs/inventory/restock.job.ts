@@ -1,5 +1,5 @@
-import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/outbox-consumers.js';
-import type { PgBoss } from '../../platform/queue.js';
+import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/jobs/outbox-consumers.js';
+import type { PgBoss } from '../../platform/jobs/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { ReturnUpdated } from '../returns/public.js';
 import { RestockService } from './restock.service.js';

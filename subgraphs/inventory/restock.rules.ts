@@ -1,4 +1,4 @@
-import { isEventOf, type OutboxEvent } from '../../platform/outbox.js';
+import { isEventOf, type OutboxEvent } from '../../platform/jobs/outbox.js';
 import { ReturnUpdated } from '../returns/public.js';
 import { InventoryKind, itemName } from './inventory-item.rules.js';
 import type { ProductRow } from './product.rows.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
-import type { Logger } from '../../platform/logger.js';
-import type { OutboxEvent } from '../../platform/outbox.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { OutboxEvent } from '../../platform/jobs/outbox.js';
 import { productBySku } from './product.rows.js';
 import { completedReturn, restockedItem } from './restock.rules.js';
 import { StockWriter } from './stock.service.js';

@@ -3,7 +3,7 @@ import { isOutOfRange, sql } from '../../platform/db/orm.js';
 import { conflict, invalid } from '../../platform/errors.js';
 import { INT32_MAX } from '../../platform/validation/index.js';
 import { newId } from '../../platform/ids.js';
-import { publish } from '../../platform/outbox.js';
+import { publish } from '../../platform/jobs/outbox.js';
 import { InventoryItemCreated, InventoryItemUpdated } from './inventory.events.js';
 import { inventoryItemJson } from './inventory-item.json.js';
 import { isStockDelta, type ItemKey } from './inventory-item.rules.js';

@@ -4,7 +4,7 @@ import { authorizeStoreAccess } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { selects } from '../../platform/graphql/selection.js';
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import { CustomerExportReference } from './customer-export.type.js';
 import { OrderConnection } from './order.type.js';
 import type { OrderView } from './order.view.js';

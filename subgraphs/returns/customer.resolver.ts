@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Directive, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
-import { filterDigest } from '../../platform/cursor.js';
+import { filterDigest } from '../../platform/api/cursor.js';
 import { authorizeStoreAccess } from '../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../platform/graphql/connection.js';
 import type { GraphQLContext } from '../../platform/graphql/context.js';
 import { selects } from '../../platform/graphql/selection.js';
-import { pageRequest } from '../../platform/pagination.js';
+import { pageRequest } from '../../platform/api/pagination.js';
 import { CustomerReference } from './customer.type.js';
 import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnConnection } from './return.type.js';

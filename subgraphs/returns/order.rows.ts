@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import type { AddressBody } from './order.schemas.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
-import { mapPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { orderView, type OrderView } from './order.view.js';
 
 /** Orders as stored (camelCase aliases from SQL), their column lists and the loader of whole orders. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '../../platform/db/orm.js';
 import { sql } from '../../platform/db/orm.js';
-import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/outbox-consumers.js';
-import { isEventOf, type OutboxEvent } from '../../platform/outbox.js';
-import type { PgBoss } from '../../platform/queue.js';
+import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/jobs/outbox-consumers.js';
+import { isEventOf, type OutboxEvent } from '../../platform/jobs/outbox.js';
+import type { PgBoss } from '../../platform/jobs/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { ProductUpserted } from '../inventory/public.js';
 

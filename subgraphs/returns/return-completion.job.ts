@@ -1,15 +1,15 @@
 import type { Job } from 'pg-boss';
-import { withDeadLetters } from '../../platform/dead-letters.js';
-import { OUTBOX_RETENTION_SECONDS } from '../../platform/outbox.js';
-import { ensureQueue, type PgBoss } from '../../platform/queue.js';
+import { withDeadLetters } from '../../platform/jobs/dead-letters.js';
+import { OUTBOX_RETENTION_SECONDS } from '../../platform/jobs/outbox.js';
+import { ensureQueue, type PgBoss } from '../../platform/jobs/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
-import { inJobBatchSpan } from '../../platform/tracing.js';
-import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return.changes.js';
+import { inJobBatchSpan } from '../../platform/observability/tracing.js';
+import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return-changes.service.js';
 
 export async function createCompletionQueue(boss: PgBoss): Promise<void> {
   // A completion that fails (the database restarting) is retried; running it twice completes once. A client was
   // told the completion is queued, so an unworked job is kept as long as outbox events are (not pg-boss's 14 days).
-  // One that keeps failing is dead-lettered, visible to the admin (platform/dead-letters.ts).
+  // One that keeps failing is dead-lettered, visible to the admin (platform/jobs/dead-letters.ts).
   await ensureQueue(boss, RETURN_COMPLETION_QUEUE, { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, RETURN_COMPLETION_QUEUE)) });
 }
 

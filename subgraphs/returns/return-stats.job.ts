@@ -1,5 +1,5 @@
-import { withDeadLetters } from '../../platform/dead-letters.js';
-import { ensureQueue, type PgBoss } from '../../platform/queue.js';
+import { withDeadLetters } from '../../platform/jobs/dead-letters.js';
+import { ensureQueue, type PgBoss } from '../../platform/jobs/queue.js';
 import type { SubgraphDeps } from '../../platform/subgraph.js';
 import { compactReturnStats } from './return-stats.service.js';
 

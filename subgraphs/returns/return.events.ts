@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { outboxContract, publish } from '../../platform/outbox.js';
+import { outboxContract, publish } from '../../platform/jobs/outbox.js';
 import { Int, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';

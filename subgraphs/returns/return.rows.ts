@@ -1,6 +1,6 @@
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { mapPage, type Page, type PageRequest } from '../../platform/pagination.js';
+import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
 import { ORDER_COLUMNS, ORDER_LINES, type Address, type OrderLineRow, type OrderRow } from './order.rows.js';
 import { orderView } from './order.view.js';

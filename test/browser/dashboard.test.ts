@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { query } from '../support/database.js';
 import { drained } from '../support/events.js';
-import { seedDemo } from '../../server/seed-demo.js';
+import { seedDemo } from '../../server/cli/seed-demo.js';
 import { launchChromium, screenshotPath, watch } from './browser.js';
 
 /** A store with a quarter of history, as `seed-demo` makes it (its returns dated in the database, as the command does). */

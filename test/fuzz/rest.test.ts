@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryRateLimiter } from '../../platform/rate-limit.js';
+import { MemoryRateLimiter } from '../../platform/api/rate-limit.js';
 import { compatRoutes } from '../../rest-facade/compat/index.js';
 import type { RouteTable, TableEntry } from '../../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../../rest-facade/v2/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../platform/config.js';
-import { createLogger } from '../../platform/logger.js';
+import { createLogger } from '../../platform/observability/logger.js';
 import { startService, type RunningService } from '../../server/main.js';
 import type { Role } from '../../server/runtime.js';
 import { assertConforms } from './contract.js';

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OutboxContract, OutboxEvent } from '../../platform/outbox.js';
+import type { OutboxContract, OutboxEvent } from '../../platform/jobs/outbox.js';
 import { addServiceFormats, DateTime, Int, Strict, Type } from '../../platform/validation/index.js';
 import { projectRoot } from '../../platform/project-root.js';
 import { API_DOCUMENTS, DOCUMENTS_DIR } from '../../rest-facade/documents.js';
@@ -124,7 +124,7 @@ export async function assertConforms(method: string, url: string, res: Response)
 const contracts = new Map(PUBLISHED_EVENTS.map((c) => [`${c.type}@${c.version}`, c]));
 const envelopes = new Map<OutboxContract, ValidateFunction>();
 
-/** A contract's event as stored: the envelope of platform/outbox.ts around the declared payload. */
+/** A contract's event as stored: the envelope of platform/jobs/outbox.ts around the declared payload. */
 function envelope(c: OutboxContract): ValidateFunction {
   let validate = envelopes.get(c);
   if (!validate) {
@@ -137,7 +137,7 @@ function envelope(c: OutboxContract): ValidateFunction {
       subjectId: Type.String(),
       occurredAt: DateTime(),
       sequence: Int({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-      // The trace context of the change, when tracing is on (platform/tracing.ts).
+      // The trace context of the change, when tracing is on (platform/observability/tracing.ts).
       trace: Type.Optional(Type.Record(Type.String(), Type.String())),
       data: c.schema,
     });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
-import { createLogger } from '../../platform/logger.js';
+import { createLogger } from '../../platform/observability/logger.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

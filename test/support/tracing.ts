@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { instrumentProcess } from '../../server/telemetry.js';
+import { instrumentProcess } from '../../server/telemetry/telemetry.js';
 
 /**
- * Tracing for a test file, as `npm start` sets it up (server/telemetry.ts),
+ * Tracing for a test file, as `npm start` sets it up (server/telemetry/telemetry.ts),
  * exporting to memory. Import it before anything else: the instrumentations
  * patch express, pg, graphql and http as they load. Spans are recorded once
  * a service started (startService calls startTracing).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDataRules, customFieldDates, propertyType, SEGMENTABLE_TYPES } from '../../subgraphs/events/custom-event.rules.js';
-import type { JsonObject } from '../../subgraphs/events/custom-event.validation.js';
+import type { JsonObject } from '../../subgraphs/events/custom-event.schemas.js';
 
 /** The data rules applied when an event is processed (decisions section 6), without a database. */
 describe('custom event data rules', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { branchStart, buildDefinition, MAX_WAIT_SECONDS, pathAfter, publicSteps, stepAt, type FlowStep, type FlowValidationDeps } from '../../subgraphs/events/flows/flow.definition.js';
+import { branchStart, buildDefinition, MAX_WAIT_SECONDS, pathAfter, publicSteps, stepAt, type FlowStep, type FlowValidationDeps } from '../../subgraphs/events/flows/flow.schemas.js';
 import type { FlowInput, FlowStepInput } from '../../subgraphs/events/flows/flow.input.js';
-import { SegmentOperator as Op } from '../../subgraphs/events/segment.input.js';
+import { SegmentOperator as Op } from '../../subgraphs/events/segments/segment.input.js';
 import { MessageChannel } from '../../subgraphs/events/templates/template.type.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
-import type { OutboxEvent } from '../../platform/outbox.js';
+import type { OutboxEvent } from '../../platform/jobs/outbox.js';
 import {
   checkReceiptFits,
   checkReceiptReportsUnits,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
-import { SegmentOperator as Op } from '../../subgraphs/events/segment.input.js';
-import { compileSegment, SegmentCompiler, type EventCondition, type SegmentCondition, type SegmentDefinition } from '../../subgraphs/events/segment.query.js';
+import { SegmentOperator as Op } from '../../subgraphs/events/segments/segment.input.js';
+import { compileSegment, SegmentCompiler, type EventCondition, type SegmentCondition, type SegmentDefinition } from '../../subgraphs/events/segments/segment.rules.js';
 
 /**
  * The segment compiler alone: definitions to SQL text and parameters, no

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleScope, TemplateEngine, TemplateRenderError } from '../../subgraphs/events/templates/template.render.js';
+import { sampleScope, TemplateEngine, TemplateRenderError } from '../../subgraphs/events/templates/template-engine.service.js';
 
 /** Message templates (Liquid, sandboxed) and the limits on a render, without a flow around them. */
 describe('template rendering', () => {

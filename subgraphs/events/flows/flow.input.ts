@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { PropertyConditionInput, SegmentConditionInput, SegmentDefinitionInput } from '../segment.input.js';
+import { PropertyConditionInput, SegmentConditionInput, SegmentDefinitionInput } from '../segments/segment.input.js';
 
 export enum FlowStatus {
   ACTIVE = 'ACTIVE',

@@ -1,15 +1,15 @@
 import type { JobResult } from 'pg-boss';
-import { withDeadLetters } from '../../../platform/dead-letters.js';
-import { applyBatchOrEachAlone } from '../../../platform/job-batches.js';
-import type { Logger } from '../../../platform/logger.js';
-import { createConsumerQueue, startOutboxConsumer } from '../../../platform/outbox-consumers.js';
-import { OUTBOX_RETENTION_SECONDS } from '../../../platform/outbox.js';
+import { withDeadLetters } from '../../../platform/jobs/dead-letters.js';
+import { applyBatchOrEachAlone } from '../../../platform/jobs/job-batches.js';
+import type { Logger } from '../../../platform/observability/logger.js';
+import { createConsumerQueue, startOutboxConsumer } from '../../../platform/jobs/outbox-consumers.js';
+import { OUTBOX_RETENTION_SECONDS } from '../../../platform/jobs/outbox.js';
 import type { StopWorkers } from '../../../platform/subgraph.js';
 import type { Orm } from '../../../platform/db/orm.js';
-import { ensureQueue, type PgBoss } from '../../../platform/queue.js';
-import { inJobBatchSpan } from '../../../platform/tracing.js';
-import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow.runner.js';
-import { FLOW_TRIGGERS_CONSUMER, startRunsFor } from './flow.triggers.js';
+import { ensureQueue, type PgBoss } from '../../../platform/jobs/queue.js';
+import { inJobBatchSpan } from '../../../platform/observability/tracing.js';
+import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow-run.service.js';
+import { FLOW_TRIGGERS_CONSUMER, startRunsFor } from './flow.consumer.js';
 
 export async function createFlowQueues(boss: PgBoss): Promise<void> {
   await createConsumerQueue(boss, FLOW_TRIGGERS_CONSUMER, { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 120 });

@@ -2,11 +2,11 @@ import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { Conditions, keysetPage } from '../../../platform/db/keyset.js';
 import { invalid } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
-import type { Page, PageRequest } from '../../../platform/pagination.js';
+import type { Page, PageRequest } from '../../../platform/api/pagination.js';
 import type { SecretBox } from '../../../platform/secret-box.js';
 import type { TemplateService } from '../templates/template.service.js';
 import { type MessageChannel } from '../templates/template.type.js';
-import { buildDefinition, type FlowDefinition, type StepType } from './flow.definition.js';
+import { buildDefinition, type FlowDefinition, type StepType } from './flow.schemas.js';
 import { FlowStatus, type FlowInput } from './flow.input.js';
 
 export interface FlowRow {

@@ -6,11 +6,11 @@ import { authorizeStoreAccess, visible } from '../../../platform/graphql/authori
 import { toConnection, type Connection } from '../../../platform/graphql/connection.js';
 import type { GraphQLContext } from '../../../platform/graphql/context.js';
 import { selects } from '../../../platform/graphql/selection.js';
-import { pageRequest } from '../../../platform/pagination.js';
+import { pageRequest } from '../../../platform/api/pagination.js';
 import type { CustomEventService } from '../custom-event.service.js';
-import type { CustomerService } from '../customer.service.js';
-import { TemplateRenderError, sampleScope, type TemplateScope } from './template.render.js';
-import { templateScope } from './template.scope.js';
+import type { CustomerService } from '../customers/customer.service.js';
+import { TemplateRenderError, sampleScope, type TemplateScope } from './template-engine.service.js';
+import { templateScope } from './template.view.js';
 import type { TemplateRow, TemplateService } from './template.service.js';
 import { MessageTemplateConnection, MessageTemplateType, TemplateInput, TemplatePreviewInput, TemplatePreviewType, UpdateTemplateInput } from './template.type.js';
 

@@ -2,9 +2,9 @@ import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { invalid, type FieldError } from '../../../platform/errors.js';
 import { Conditions, keysetPage } from '../../../platform/db/keyset.js';
 import { newId } from '../../../platform/ids.js';
-import type { Page, PageRequest } from '../../../platform/pagination.js';
+import type { Page, PageRequest } from '../../../platform/api/pagination.js';
 import { MessageChannel } from './template.type.js';
-import type { TemplateEngine } from './template.render.js';
+import type { TemplateEngine } from './template-engine.service.js';
 
 export interface TemplateRow {
   id: string;

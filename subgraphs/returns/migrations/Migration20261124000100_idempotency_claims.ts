@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Idempotency keys are now recorded in the transaction that creates their
- * return (platform/idempotency.ts), so a key always has its result: claims
+ * return (platform/api/idempotency.ts), so a key always has its result: claims
  * without one (requests that died) are dropped.
  */
 export class Migration20261124000100_idempotency_claims extends Migration {

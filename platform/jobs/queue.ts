@@ -1,0 +1,115 @@
+import { PgBoss, type Queue, type QueueResult, type UpdateQueueOptions } from 'pg-boss';
+import type { DatabaseTimeouts } from '../config.js';
+import { poolConfig } from '../db/pool.js';
+import type { Logger } from '../observability/logger.js';
+
+export type { PgBoss };
+
+/** How a queue retries, expires and keeps its jobs (pg-boss's queue options). */
+export type QueuePolicy = Omit<Queue, 'name'>;
+
+/**
+ * What a queue has for each setting its policy leaves out: pg-boss 12's own defaults, so a queue
+ * brought up to date holds what the same policy gives a new queue. A setting dropped from a policy
+ * thus goes back to its default, as it would on a new database.
+ */
+const POLICY_DEFAULTS: Required<{ [K in keyof UpdateQueueOptions]: UpdateQueueOptions[K] | null }> = {
+  retryLimit: 2,
+  retryDelay: 0,
+  retryBackoff: false,
+  retryDelayMax: null,
+  expireInSeconds: 15 * 60,
+  retentionSeconds: 14 * 24 * 3600,
+  deleteAfterSeconds: 7 * 24 * 3600,
+  warningQueueSize: 0,
+  heartbeatSeconds: null,
+  notify: false,
+  deadLetter: null,
+};
+
+/**
+ * Creates a queue with its policy, or, when it exists with another one, updates it: a policy changed
+ * in code reaches databases made before the change. Idempotent, safe in every process at once.
+ * What pg-boss cannot change after creation (the `policy` kind, `partition`) fails loudly instead.
+ */
+export async function ensureQueue(boss: PgBoss, name: string, policy: QueuePolicy = {}): Promise<void> {
+  const existing = await boss.getQueue(name);
+  if (!existing) return boss.createQueue(name, policy);
+  const { policy: kind = 'standard', partition = false, ...settings } = policy;
+  if (kind !== existing.policy || partition !== existing.partition) {
+    throw new Error(`queue ${name} exists as ${existing.policy}${existing.partition ? ' (partitioned)' : ''}; pg-boss cannot make it ${kind}${partition ? ' (partitioned)' : ''}`);
+  }
+  const wanted = { ...POLICY_DEFAULTS, ...settings };
+  const stored = existing as QueueResult & Record<string, unknown>;
+  if (Object.entries(wanted).some(([key, value]) => (stored[key] ?? null) !== value)) await boss.updateQueue(name, wanted as UpdateQueueOptions);
+}
+
+export const QUEUE_SCHEMA = 'pgboss';
+
+/**
+ * pg-boss in its own schema. `supervise` (maintenance: expiring, archiving,
+ * dead-lettering) runs in processes that work jobs; a facade-only process
+ * only inserts jobs.
+ */
+export async function startQueue(url: string, logger: Logger, options: { supervise: boolean; poolSize: number; timeouts: DatabaseTimeouts }): Promise<PgBoss> {
+  const boss = new PgBoss({
+    // The same bounds as every other pool (pg-boss hands these on to its pg.Pool and LISTEN client).
+    ...poolConfig(url, 'returns-platform-queue', options.poolSize, options.timeouts),
+    schema: QUEUE_SCHEMA,
+    supervise: options.supervise,
+    schedule: options.supervise,
+    migrate: true,
+    useListenNotify: true,
+    notifyKeepAliveInitialDelayMs: options.timeouts.keepAliveMs,
+  });
+  boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
+  await boss.start();
+  // A tuning, not a requirement: a database user that may not alter the tables still runs the service.
+  await vacuumJobTablesEarly(boss).catch((err: unknown) => logger.warn({ err }, 'could not set the job tables\' autovacuum settings'));
+  return boss;
+}
+
+/** Autovacuum per job table: after a fixed number of dead rows, at full speed (see below). */
+const JOB_TABLE_VACUUM = ['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=20000', 'autovacuum_vacuum_cost_delay=0'];
+
+/**
+ * Every job fetched, completed or deleted leaves a dead entry in the job table's fetch index, and
+ * a fetch that plans a bitmap scan visits each of them in the heap until a vacuum removes them: at
+ * thousands of jobs a second, with autovacuum's default trigger (20 % of the table dead), the
+ * custom-event drain slowed from about 4,000 to 2,300 events/s within four backlogs. So the job
+ * tables are vacuumed after a fixed 20,000 dead rows, unthrottled. pg-boss owns the tables; storage
+ * parameters are not part of its schema, so it leaves them alone. Checked first, so a restart takes
+ * no lock when they are set.
+ */
+async function vacuumJobTablesEarly(boss: PgBoss): Promise<void> {
+  const db = boss.getDb();
+  const { rows } = (await db.executeSql(
+    `select c.oid::regclass::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = '${QUEUE_SCHEMA}.job'::regclass and not (coalesce(c.reloptions, '{}') @> $1::text[])`,
+    [JOB_TABLE_VACUUM],
+  )) as { rows: { name: string }[] };
+  for (const { name } of rows) await db.executeSql(`alter table ${name} set (${JOB_TABLE_VACUUM.join(', ')})`);
+}
+
+/**
+ * After the database crashed, the jobs that were `active` when it went down are
+ * held by transactions that no longer exist (a crash ends every connection),
+ * and the workers could not report them failed while it was away. pg-boss
+ * would retry them only once their claim expires (`expireInSeconds`, then the
+ * next supervise pass: up to two minutes). Failing them now, through pg-boss,
+ * retries them at once, each after its queue's retry delay. Handlers are
+ * idempotent (events carry their ledger, restock its ledger, webhooks are
+ * at-least-once), so a job another process was still finishing outside the
+ * database at worst runs twice.
+ */
+export async function retryInterruptedJobs(boss: PgBoss, downSince: Date, logger: Logger): Promise<number> {
+  const db = boss.getDb();
+  const { rows } = (await db.executeSql(`select name, id from ${QUEUE_SCHEMA}.job where state = 'active' and started_on < $1`, [downSince])) as {
+    rows: { name: string; id: string }[];
+  };
+  const byQueue = new Map<string, string[]>();
+  for (const { name, id } of rows) byQueue.set(name, [...(byQueue.get(name) ?? []), id]);
+  for (const [name, ids] of byQueue) await boss.fail(name, ids, { reason: 'the database crashed while the job ran' });
+  if (rows.length) logger.warn({ jobs: rows.length, queues: [...byQueue.keys()] }, 'retrying the jobs the database crash interrupted');
+  return rows.length;
+}

@@ -1,0 +1,54 @@
+import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
+import { Conditions, keysetPage } from '../../../platform/db/keyset.js';
+import type { Page, PageRequest } from '../../../platform/api/pagination.js';
+
+export interface CustomerRow {
+  id: string;
+  storeId: string;
+  email: string | null;
+  phoneNumber: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  location: Record<string, unknown> | null;
+  customFields: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The select list of a `CustomerRow`, for `customer` under an alias (`c.id, c.store_id as "storeId", ...`) or unaliased. */
+export function customerColumns(alias?: string): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}id, ${a}store_id as "storeId", ${a}email, ${a}phone_number as "phoneNumber", ${a}first_name as "firstName", ${a}last_name as "lastName",
+    ${a}location, ${a}custom_fields as "customFields", ${a}created_at as "createdAt", ${a}updated_at as "updatedAt"`;
+}
+
+const CUSTOMER_COLUMNS = customerColumns();
+
+export class CustomerService {
+  constructor(private readonly orm: Orm) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  async findByIds(ids: readonly string[]): Promise<CustomerRow[]> {
+    return sql<CustomerRow>(this.em(), `select ${CUSTOMER_COLUMNS} from customer where id = any($1)`, [ids]);
+  }
+
+  /** Looks a customer up in one store by id, email (case-insensitive) or phone, whichever is given first. */
+  async lookup(storeId: string, by: { id?: string; email?: string; phoneNumber?: string }): Promise<CustomerRow | null> {
+    const em = this.em();
+    let rows: CustomerRow[] = [];
+    if (by.id) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and id = $2`, [storeId, by.id]);
+    else if (by.email) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and lower(email) = lower($2)`, [storeId, by.email]);
+    else if (by.phoneNumber) rows = await sql<CustomerRow>(em, `select ${CUSTOMER_COLUMNS} from customer where store_id = $1 and phone_number = $2`, [storeId, by.phoneNumber]);
+    return rows[0] ?? null;
+  }
+
+  /** A store's customers, newest first. */
+  async list(storeId: string, page: PageRequest): Promise<Page<CustomerRow>> {
+    const c = new Conditions();
+    c.and(`store_id = ${c.p(storeId)}`);
+    return keysetPage<CustomerRow>(this.em(), { columns: CUSTOMER_COLUMNS, from: 'customer', where: c, sortColumn: 'created_at', idColumn: 'id', page });
+  }
+}

@@ -1,0 +1,146 @@
+import { sql, type Orm } from '../../platform/db/orm.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import { QUEUE_SCHEMA } from '../../platform/jobs/queue.js';
+import { rateLimited, type RateLimitDecision } from '../../platform/api/rate-limit.js';
+import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
+import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.schemas.js';
+import { CustomerSuppressions } from './customers/customer-suppression.service.js';
+
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** The bulk answer REST shows (typed by its published schema), and the rate limit's state. */
+export interface BulkAcceptance extends BulkEventsResult {
+  rateLimit: RateLimitStatus;
+}
+
+/** What the backlog guard needs to know: whether accepting more would outrun processing. */
+export interface BacklogGuard {
+  /** Seconds to retry after when the backlog is too deep, undefined when it is not. */
+  retryAfter(): number | undefined;
+}
+
+const status = (decision: RateLimitDecision): RateLimitStatus => ({ limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds });
+
+/** An event naming a customer erased with REFUSE. */
+const customerErased = (pointer: string) =>
+  new AppError('conflict', 'customer-erased', 'The customer was erased; the store refuses events about them.', { errors: [{ pointer, detail: 'names an erased customer' }] });
+
+/**
+ * Accepting custom events: validation, the backlog guard, the per-store rate
+ * limit and the durable, group-committed enqueue. The one path REST routes
+ * (which call it directly, skipping GraphQL on this hot route) and the
+ * `createCustomEvent(s)` mutations share, so both answer the same input the
+ * same way. The caller has checked the store and the scope.
+ */
+export class EventAcceptance {
+  constructor(
+    private readonly ingestion: EventIngestion,
+    private readonly backlog: BacklogGuard,
+    /** Customers erased with REFUSE (customer-suppression.service.ts). */
+    private readonly suppressions?: Pick<CustomerSuppressions, 'refused'>,
+  ) {}
+
+  async one(storeId: string, body: unknown): Promise<RateLimitStatus> {
+    const result = validateEvent(body);
+    if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
+    const [refused] = (await this.suppressions?.refused(storeId, [result.value.customer])) ?? [];
+    if (refused) throw customerErased('/customer');
+    return status(await this.admit(storeId, [result.value]));
+  }
+
+  async bulk(storeId: string, body: unknown): Promise<BulkAcceptance> {
+    const envelope = validateBulkEnvelope(body);
+    if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
+    const validated = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
+    const refused = (await this.suppressions?.refused(storeId, validated.flatMap((c) => (c.ok ? [c.value.customer] : [])))) ?? [];
+    let next = 0;
+    const checked = validated.map((c, index) => (c.ok && refused[next++] ? { ok: false as const, erased: customerErased(`/events/${index}/customer`) } : c));
+    const valid = checked.flatMap((c) => (c.ok ? [c.value] : []));
+    const decision = await this.admit(storeId, valid);
+    return {
+      accepted: valid.length,
+      rejected: checked.length - valid.length,
+      results: checked.map((c, index) => {
+        if (c.ok) return { index, status: 'queued' };
+        const error = 'erased' in c ? { detail: c.erased.message, errors: c.erased.errors! } : { detail: 'The event is invalid.', errors: c.errors };
+        return { index, status: 'rejected', error };
+      }),
+      rateLimit: status(decision),
+    };
+  }
+
+  private async admit(storeId: string, events: ValidEvent[]): Promise<RateLimitDecision> {
+    const retryAfter = this.backlog.retryAfter();
+    if (retryAfter !== undefined) {
+      throw new AppError('unavailable', 'service-unavailable', 'Events are arriving faster than they can be processed; retry later.', { headers: { 'Retry-After': String(retryAfter) } });
+    }
+    const admission = await this.ingestion.submit(storeId, events);
+    if (!admission.queued) throw rateLimited(EVENTS_RATE_POLICY, admission.decision, EVENTS_RATE_WINDOW_SECONDS);
+    return admission.decision;
+  }
+}
+
+/**
+ * The backlog guard of event creation: accepting stops (503 with
+ * `Retry-After`) while more than `limit` accepted events wait for processing,
+ * rather than taking in what cannot be processed in time. The depth is read
+ * at most once a second, lazily, with a count that stops at the limit.
+ */
+export class EventBacklog implements BacklogGuard {
+  private deep = false;
+  private checkedAt = 0;
+  private checking = false;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly limit: number,
+    private readonly logger: Logger,
+  ) {}
+
+  retryAfter(): number | undefined {
+    if (this.limit > 0 && Date.now() - this.checkedAt >= 1000 && !this.checking) void this.check();
+    return this.deep ? BACKLOG_RETRY_AFTER_SECONDS : undefined;
+  }
+
+  /** Reads the depth now (tests and the first request do not wait for the next second). */
+  async check(): Promise<void> {
+    this.checking = true;
+    try {
+      const [row] = await sql<{ n: number }>(
+        this.orm.em.fork(),
+        `select count(*)::int as n from (select 1 from ${QUEUE_SCHEMA}.job where name = $1 and state in ('created', 'retry') limit $2) waiting`,
+        [CUSTOM_EVENTS_QUEUE, this.limit + 1],
+      );
+      const deep = row!.n > this.limit;
+      if (deep !== this.deep) this.logger.warn({ waiting: row!.n, limit: this.limit }, deep ? 'event backlog over its limit: refusing new events' : 'event backlog back under its limit');
+      this.deep = deep;
+    } catch (err) {
+      this.logger.warn({ err }, 'event backlog check failed');
+    } finally {
+      this.checkedAt = Date.now();
+      this.checking = false;
+    }
+  }
+}
+
+export const BACKLOG_RETRY_AFTER_SECONDS = 5;
+
+const acceptances = new WeakMap<SubgraphDeps, { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog }>();
+
+/** The one acceptance path of a process (the REST routes and the mutations share its batches). */
+export function eventAcceptance(deps: SubgraphDeps): { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog } {
+  let found = acceptances.get(deps);
+  if (!found) {
+    const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
+    const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
+    found = { acceptance: new EventAcceptance(ingestion, backlog, new CustomerSuppressions(deps.orm, deps.accounts)), ingestion, backlog };
+    acceptances.set(deps, found);
+  }
+  return found;
+}

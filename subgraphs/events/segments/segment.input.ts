@@ -1,0 +1,91 @@
+import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+
+export enum SegmentOperator {
+  EQUALS = 'EQUALS',
+  NOT_EQUALS = 'NOT_EQUALS',
+  CONTAINS = 'CONTAINS',
+  GREATER_THAN = 'GREATER_THAN',
+  LESS_THAN = 'LESS_THAN',
+  BEFORE = 'BEFORE',
+  AFTER = 'AFTER',
+  WITHIN_LAST_DAYS = 'WITHIN_LAST_DAYS',
+  IS_SET = 'IS_SET',
+  IS_NOT_SET = 'IS_NOT_SET',
+}
+registerEnumType(SegmentOperator, { name: 'SegmentOperator' });
+
+@InputType('PropertyConditionInput')
+export class PropertyConditionInput {
+  @Field(() => String)
+  key!: string;
+
+  @Field(() => SegmentOperator)
+  operator!: SegmentOperator;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  value?: unknown;
+}
+
+@InputType('EventConditionInput', { description: 'Performed eventName between minCount and maxCount times in the window, counting events whose properties meet every `where`.' })
+export class EventConditionInput {
+  @Field(() => String)
+  eventName!: string;
+
+  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  minCount?: number;
+
+  @Field(() => Int, { nullable: true })
+  maxCount?: number;
+
+  @Field(() => Date, { nullable: true, description: 'Inclusive.' })
+  since?: Date | string;
+
+  @Field(() => Date, { nullable: true, description: 'Exclusive.' })
+  until?: Date | string;
+
+  @Field(() => Int, { nullable: true })
+  withinLastDays?: number;
+
+  @Field(() => [PropertyConditionInput], { nullable: true })
+  where?: PropertyConditionInput[];
+}
+
+@InputType('ProfileConditionInput')
+export class ProfileConditionInput {
+  @Field(() => String, { description: 'email, phoneNumber, firstName, lastName, createdAt, updatedAt, location.<field> or customFields.<key>' })
+  field!: string;
+
+  @Field(() => SegmentOperator)
+  operator!: SegmentOperator;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  value?: unknown;
+}
+
+@InputType('SegmentConditionInput', { description: 'Exactly one of event or profile.' })
+export class SegmentConditionInput {
+  @Field(() => EventConditionInput, { nullable: true })
+  event?: EventConditionInput;
+
+  @Field(() => ProfileConditionInput, { nullable: true })
+  profile?: ProfileConditionInput;
+}
+
+@InputType('SegmentDefinitionInput', { description: 'A customer matches every `all` condition and, when `any` is given, at least one `any` condition.' })
+export class SegmentDefinitionInput {
+  @Field(() => [SegmentConditionInput], { nullable: true })
+  all?: SegmentConditionInput[];
+
+  @Field(() => [SegmentConditionInput], { nullable: true })
+  any?: SegmentConditionInput[];
+}
+
+@InputType('CreateSegmentInput')
+export class CreateSegmentInput {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => SegmentDefinitionInput)
+  definition!: SegmentDefinitionInput;
+}

@@ -1,0 +1,41 @@
+import type { AccountsService } from '../platform/accounts/accounts.service.js';
+import { sql, type Orm } from '../platform/db/orm.js';
+import { newId } from '../platform/ids.js';
+import { enqueueMessages, type NewMessage } from './webhook.consumer.js';
+import { payload } from './webhook.json.js';
+import type { WebhookTopic } from './webhook.schemas.js';
+
+/** A page of a store's subjects of one topic, as their current REST documents (the owning subgraph's public read). */
+export type BackfillSource = (storeId: string, afterId: string | null, limit: number) => Promise<{ subjectId: string; data: unknown }[]>;
+export type BackfillSources = Partial<Record<WebhookTopic, BackfillSource>>;
+
+const PAGE = 500;
+
+/**
+ * One `backfill` message per existing subject of the subscription's topic (custom events have
+ * none: they are history, not state). Stored in one transaction, so a retried job adds nothing twice.
+ * Every backfill message shares one sequence number drawn before the subjects are read: changes
+ * committed earlier are owed before it, changes that commit after it come after it.
+ */
+export async function backfill(orm: Orm, accounts: AccountsService, sources: BackfillSources, subscriptionId: string): Promise<number> {
+  const em = orm.em.fork();
+  const [sub] = await sql<{ store_id: string; topic: WebhookTopic }>(em, 'select store_id, topic from subscription where id = $1', [subscriptionId]);
+  const source = sub && sources[sub.topic];
+  if (!sub || !source) return 0;
+  // Drawn before the subjects are read (a sequence is not transactional).
+  const [seq] = await sql<{ n: string }>(em, `select nextval('platform.outbox_sequence') as n`);
+  const merchantName = (await accounts.stores([sub.store_id])).get(sub.store_id)?.name ?? '';
+  const at = new Date().toISOString();
+  // Read outside the transaction below: the owning subgraph's reads run on its own pool.
+  const messages: NewMessage[] = [];
+  for (let after: string | null = null; ; ) {
+    const page = await source(sub.store_id, after, PAGE);
+    if (!page.length) break;
+    for (const s of page) {
+      messages.push({ subscriptionId, eventId: newId('event'), lane: s.subjectId, subjectId: s.subjectId, type: 'backfill', body: payload(sub.topic, 'backfill', at, s.data, merchantName), sequence: Number(seq!.n) });
+    }
+    after = page[page.length - 1]!.subjectId;
+  }
+  await orm.em.fork().transactional((tx) => enqueueMessages(tx, messages));
+  return messages.length;
+}

@@ -1,0 +1,135 @@
+import type { TObject, TProperties } from '@sinclair/typebox';
+import { isEventOf, type DataOf, type OutboxContract, type OutboxEvent } from '../platform/jobs/outbox.js';
+import { CustomerErased } from '../platform/privacy/privacy.events.js';
+import { DateTime, OneOf, Strict, Type, type Static, type TSchema } from '../platform/validation/index.js';
+import { CustomEventCreated } from '../subgraphs/events/public.js';
+import { InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from '../subgraphs/inventory/public.js';
+import { ReturnCreated, ReturnUpdated } from '../subgraphs/returns/public.js';
+import { WEBHOOK_TOPICS, type WebhookTopic } from './webhook.schemas.js';
+
+/** What a topic's subscribers receive. */
+interface Topic {
+  /** The contracts whose events reach it; a delivery's `type` is what the contract's name ends with (`created`). */
+  contracts: readonly OutboxContract[];
+  /** Delivery types: the contracts', and `backfill` for topics whose subjects are state. */
+  types: readonly string[];
+  /** The body (decisions section 10): `type`, `at`, then the documents as the contracts carry them. */
+  body: TObject;
+  /** One line per delivery type, for the API reference. */
+  summaries: Readonly<Record<string, string>>;
+}
+
+/** `created` of `return.created`. */
+const typeOf = (event: { type: string }) => event.type.slice(event.type.indexOf('.') + 1);
+
+function topic<P extends TProperties>(contracts: readonly OutboxContract[], backfill: boolean, documents: P, summaries: Record<string, string>) {
+  const types = [...contracts.map(typeOf), ...(backfill ? ['backfill'] : [])];
+  const at = DateTime({ description: 'When the change committed (for a backfill, when it was sent).' });
+  return { contracts, types, summaries, body: Strict({ type: OneOf(types), at, ...documents }) };
+}
+
+/**
+ * Each topic's deliveries, declared from its contracts' payload schemas: the bodies sent
+ * and the API reference's `webhooks` are one definition, and the documents in them are
+ * the REST documents the owning subgraph publishes.
+ */
+const TOPICS = {
+  return: topic(
+    [ReturnCreated, ReturnUpdated],
+    true,
+    { merchantName: Type.String({ description: "The store's name." }), return: ReturnCreated.schema.properties.return, order: ReturnCreated.schema.properties.order },
+    { created: 'A return was created', updated: 'A return changed (status, items, shipment, comments)', backfill: 'A return as it is now (backfill)' },
+  ),
+  inbound_shipment: topic([InboundShipmentCreated, InboundShipmentUpdated], true, InboundShipmentCreated.schema.properties, {
+    created: 'An inbound shipment was created',
+    updated: 'An inbound shipment changed (transit, receipts)',
+    backfill: 'An inbound shipment as it is now (backfill)',
+  }),
+  inventory_item: topic([InventoryItemCreated, InventoryItemUpdated], true, InventoryItemCreated.schema.properties, {
+    created: 'An inventory item was created',
+    updated: "An inventory item's stock or name changed",
+    backfill: 'An inventory item as it is now (backfill)',
+  }),
+  // Custom events are history, not state: no backfill.
+  custom_event: topic([CustomEventCreated], false, CustomEventCreated.schema.properties, { created: 'A custom event was processed' }),
+  // One per erasure, once it completed; it carries ids and counts, never an identifier's value.
+  customer: topic([CustomerErased], false, CustomerErased.schema.properties, { erased: 'A customer was erased (a data subject request): erase your copies of them' }),
+} satisfies Record<WebhookTopic, Topic>;
+
+type Body<T extends WebhookTopic> = Static<(typeof TOPICS)[T]['body']>;
+
+/** Every contract some topic carries: what the fan-out reads from the outbox. */
+export const WEBHOOK_CONTRACTS: readonly OutboxContract[] = WEBHOOK_TOPICS.flatMap((t) => TOPICS[t].contracts);
+
+// The fan-out's `wanted` filter (index.ts) finds an event's topic as its type's prefix.
+for (const t of WEBHOOK_TOPICS) {
+  for (const c of TOPICS[t].contracts) if (!c.type.startsWith(`${t}.`)) throw new Error(`outbox contract ${c.type} does not start with its webhook topic ${t}`);
+}
+
+/** What a message is about: its topic, its payload's `type`, and the lane that orders it. */
+export interface Routed {
+  topic: WebhookTopic;
+  /** `created`, `updated` (or `backfill`). */
+  type: string;
+  subjectId: string;
+  /** Events of one lane reach a subscription in commit order: the subject, or a custom event's customer. */
+  lane: string;
+}
+
+/** The topic and lane of an outbox event, or null for an event no topic carries. */
+export function route(event: OutboxEvent): Routed | null {
+  const topic = WEBHOOK_TOPICS.find((t) => TOPICS[t].contracts.some((c) => isEventOf(c, event)));
+  if (!topic) return null;
+  // A custom event is its own subject, but its order is its customer's history.
+  const lane = isEventOf(CustomEventCreated, event) ? event.data.customer.id : event.subjectId;
+  return { topic, type: typeOf(event), subjectId: event.subjectId, lane };
+}
+
+/**
+ * The body a subscriber receives, with the subject's REST document as the outbox contract carries
+ * it (the change's own state, not a later read). `data` is an event's payload (or a backfill's
+ * document) as read back from storage.
+ */
+export function payload(topic: WebhookTopic, type: string, at: string, data: unknown, merchantName: string): string {
+  switch (topic) {
+    case 'return': {
+      const d = data as DataOf<typeof ReturnCreated>;
+      return JSON.stringify({ type, at, merchantName, return: d.return, order: d.order } satisfies Body<'return'>);
+    }
+    case 'inbound_shipment': {
+      const d = data as DataOf<typeof InboundShipmentCreated>;
+      return JSON.stringify({ type, at, inbound_shipment: d.inbound_shipment } satisfies Body<'inbound_shipment'>);
+    }
+    case 'inventory_item': {
+      const d = data as DataOf<typeof InventoryItemCreated>;
+      return JSON.stringify({ type, at, inventory_item: d.inventory_item } satisfies Body<'inventory_item'>);
+    }
+    case 'custom_event': {
+      const d = data as DataOf<typeof CustomEventCreated>;
+      return JSON.stringify({ type, at, event: d.event, customer: d.customer } satisfies Body<'custom_event'>);
+    }
+    case 'customer': {
+      const d = data as DataOf<typeof CustomerErased>;
+      return JSON.stringify({ type, at, erasure: d.erasure } satisfies Body<'customer'>);
+    }
+  }
+}
+
+/** One kind of request a subscriber receives, named `<topic>.<type>` (`return.created`), with its JSON body (its `type` fixed). */
+export interface WebhookDelivery {
+  name: string;
+  summary: string;
+  body: TSchema;
+}
+
+/** Every kind of delivery, in topic order (the API reference's `webhooks`). */
+export function webhookDeliveries(): WebhookDelivery[] {
+  return WEBHOOK_TOPICS.flatMap((name) => {
+    const { types, summaries, body } = TOPICS[name];
+    return types.map((type) => {
+      const summary = summaries[type];
+      if (!summary) throw new Error(`the ${name} topic's ${type} deliveries have no summary`);
+      return { name: `${name}.${type}`, summary, body: Strict({ ...body.properties, type: Type.Literal(type) }) };
+    });
+  });
+}
