@@ -16,7 +16,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubgraphName } from '../platform/config.js';
-import { PLATFORM_GRAPH, type GraphName } from '../platform/subgraph.js';
+import { PLATFORM_GRAPH, type GraphName } from '../platform/module.js';
 import { databaseUnavailable, INTERNAL_ERROR_MESSAGE, isDatabaseUnavailable, PUBLIC_GRAPHQL_CODES, QUERY_TOO_COMPLEX } from '../platform/errors.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { CUSTOM_SCALARS } from '../platform/graphql/scalars.js';

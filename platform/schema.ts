@@ -1,7 +1,7 @@
 import { ACCOUNTS_MIGRATIONS } from './accounts/index.js';
 import type { DbModule } from './db/orm.js';
 import { OUTBOX_MIGRATIONS } from './jobs/outbox.js';
-import { PRIVACY_MIGRATIONS } from './privacy/index.js';
+import { PRIVACY_MIGRATIONS } from './privacy/migrations/index.js';
 import { RATE_LIMIT_MIGRATIONS } from './api/rate-limit.js';
 
 /**

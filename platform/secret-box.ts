@@ -28,9 +28,21 @@ export class SecretBox {
   }
 }
 
-/** The one box of the database: its key is made by the first process that needs it and shared by all. */
-export async function openSecretBox(accounts: AccountsService): Promise<SecretBox> {
-  // The setting keeps its first name: databases made before flows sealed secrets hold the key under it.
-  const key = await accounts.sharedSetting('webhook_secret_key', () => randomBytes(32).toString('base64'));
-  return new SecretBox(Buffer.from(key, 'base64'));
+/**
+ * The one box of the database, opened on first use and kept: its key is made by the first process
+ * that needs it and shared by all. Every part that seals or opens secrets takes this opener (the
+ * runtime gives each module the same one), so the key is read once per process. A failed read is
+ * tried again by the next caller.
+ */
+export function secretBoxOf(accounts: AccountsService): () => Promise<SecretBox> {
+  let box: Promise<SecretBox> | undefined;
+  return () =>
+    (box ??= (async () => {
+      // The setting keeps its first name: databases made before flows sealed secrets hold the key under it.
+      const key = await accounts.sharedSetting('webhook_secret_key', () => randomBytes(32).toString('base64'));
+      return new SecretBox(Buffer.from(key, 'base64'));
+    })().catch((err: unknown) => {
+      box = undefined;
+      throw err;
+    }));
 }

@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, SUBGRAPH_NAMES } from '../platform/config.js';
 import { projectRoot } from '../platform/project-root.js';
-import { PLATFORM_GRAPH, type GraphName } from '../platform/subgraph.js';
-import { platformSubgraph } from '../server/platform-subgraph.js';
-import { SUBGRAPHS } from '../subgraphs/index.js';
+import { buildGraph, PLATFORM_GRAPH, type GraphName } from '../platform/module.js';
+import { MODULES } from '../server/modules.js';
 
 export interface Composition {
   subgraphs: Record<GraphName, string>;
@@ -23,8 +22,8 @@ export async function composeSupergraph(): Promise<Composition> {
   // The platform subgraph has no URL: every gateway runs it in-process.
   const urls: Record<GraphName, string> = { ...loadConfig({}).subgraphUrls, [PLATFORM_GRAPH]: 'in-process' };
   const subgraphs = {} as Record<GraphName, string>;
-  for (const name of SUBGRAPH_NAMES) subgraphs[name] = (await SUBGRAPHS[name].build()).sdl;
-  subgraphs[PLATFORM_GRAPH] = (await platformSubgraph()).sdl;
+  const modules = MODULES.map((definition) => ({ definition }));
+  for (const name of [...SUBGRAPH_NAMES, PLATFORM_GRAPH] as GraphName[]) subgraphs[name] = (await buildGraph(name, modules)).sdl;
   const result = composeServices(Object.entries(subgraphs).map(([name, sdl]) => ({ name, url: urls[name as GraphName], typeDefs: parse(sdl) })));
   if (result.errors) {
     throw new Error(`Composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);

@@ -11,7 +11,8 @@ import { shutdownTracing, startTracing, tracingEnabled } from '../platform/obser
 import { createGateway, createGraphQLServer, errorLogPlugin, GRAPHQL_SERVER_DEFAULTS, type SubgraphTargets } from '../gateway/gateway.js';
 import { createHttpApp } from './http/http-app.js';
 import { checkReady, startRuntime, type Role, type Runtime } from './runtime.js';
-import { eventAcceptance } from '../subgraphs/events/public.js';
+import { eventsSubgraph } from '../subgraphs/events/index.js';
+import { webhooksModule } from '../webhooks/index.js';
 
 export interface RunningService {
   runtime: Runtime;
@@ -151,8 +152,8 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
       adminToken: runtime.adminToken,
       graphql,
       gateway: serving?.gateway,
-      events: runtime.deps.events ? eventAcceptance(runtime.deps.events).acceptance : undefined,
-      webhooks: runtime.webhooks,
+      events: runtime.servicesOf(eventsSubgraph)?.acceptance,
+      webhooks: runtime.servicesOf(webhooksModule)?.subscriptions,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),

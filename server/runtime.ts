@@ -2,36 +2,21 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { CredentialCache } from '../platform/accounts/credential-cache.js';
-import { platformDbModule } from '../platform/schema.js';
 import type { Config, SubgraphName } from '../platform/config.js';
-import { SUBGRAPH_NAMES } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/api/cursor.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
 import { DatabaseWatch } from '../platform/db/database-watch.js';
 import { createOrm, migrate, poolOf, type Orm } from '../platform/db/orm.js';
 import { poolServes } from '../platform/db/pool.js';
-import type { Logger } from '../platform/observability/logger.js';
-import { registerOutboxConsumers, registerOutboxMetrics, startOutboxRetention } from '../platform/jobs/outbox-consumers.js';
-import { deadLetterQueue } from '../platform/jobs/dead-letters.js';
-import { createPrivacyQueues, startPrivacyWorkers } from '../platform/privacy/index.js';
-import { ErasureRequests } from '../platform/privacy/erasure.service.js';
-import type { PrivacyParticipants } from '../platform/privacy/participants.js';
-import { outboxErasure } from '../platform/privacy/outbox.privacy.js';
-import { queueErasure } from '../platform/privacy/queue.privacy.js';
-import { RetentionSettings } from '../platform/privacy/retention.js';
-import { openSecretBox, type SecretBox } from '../platform/secret-box.js';
+import { registerOutboxConsumers } from '../platform/jobs/outbox-consumers.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/jobs/queue.js';
+import { buildGraph, PLATFORM_GRAPH, type Contributions, type GraphName, type ModuleDefinition, type ModuleDeps } from '../platform/module.js';
+import type { Logger } from '../platform/observability/logger.js';
 import { registerReadinessMetric, registerRuntimeMetrics } from '../platform/observability/runtime-metrics.js';
-import type { GraphName, SubgraphDeps } from '../platform/subgraph.js';
-import { SUBGRAPHS } from '../subgraphs/index.js';
-import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/public.js';
-import { inboundShipmentDocumentsPage, inventoryItemDocumentsPage } from '../subgraphs/inventory/public.js';
-import { returnDocumentsPage } from '../subgraphs/returns/public.js';
-import { createWebhookQueues, registerWebhookMetrics, startWebhookWorkers, webhookPrivacy, webhookSubscriptions, webhooksDbModule, WEBHOOKS_CONSUMER, type BackfillSources, type WebhookSubscriptions } from '../webhooks/index.js';
-import { platformSubgraph } from './platform-subgraph.js';
-
-/** Every reader of the outbox: registered by every role from the first start, so none misses an event. */
-export const OUTBOX_CONSUMERS = [...SUBGRAPH_NAMES.flatMap((name) => SUBGRAPHS[name].consumes ?? []), WEBHOOKS_CONSUMER];
+import { inErasureOrder } from '../platform/privacy/participants.js';
+import { platformDbModule } from '../platform/schema.js';
+import { secretBoxOf } from '../platform/secret-box.js';
+import { MODULES, OUTBOX_CONSUMERS } from './modules.js';
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 
@@ -44,9 +29,9 @@ export interface RuntimeOptions {
 }
 
 /**
- * Everything a process holds open: the database (maybe embedded), one ORM per
- * schema it uses, the queue, and the built subgraph schemas. `close()` releases
- * them in reverse order.
+ * Everything a process holds open: the database (maybe embedded), the platform's pool, accounts
+ * and queue, then each module it runs (runtime.ts#startRuntime). `close()` releases them in
+ * reverse order.
  */
 export interface Runtime {
   config: Config;
@@ -54,29 +39,45 @@ export interface Runtime {
   database: Database;
   /** Whether the database answers right now (a dedicated connection watches it). */
   watch: DatabaseWatch;
-  /** Every ORM this process serves from, by part (platform, its subgraphs, webhooks): readiness asks each pool. */
+  /** Every pool this process serves from, by part (platform, and each module with a schema of its own): readiness asks each. */
   orms: Record<string, Orm>;
   platformOrm: Orm;
   accounts: AccountsService;
   boss: PgBoss;
   adminToken: string;
-  /** The subgraphs this process serves; gateway roles add the platform subgraph. */
+  /** The graphs this process serves. */
   schemas: Partial<Record<GraphName, GraphQLSchema>>;
-  deps: Partial<Record<SubgraphName, SubgraphDeps>>;
-  /** Webhook subscriptions (roles that serve REST or run workers). */
-  webhooks?: WebhookSubscriptions;
+  /** What each module this process runs was given, by module name. */
+  deps: Partial<Record<string, ModuleDeps>>;
+  /** A module's services, when this process runs it (the REST facade calls some directly). */
+  servicesOf<S>(definition: ModuleDefinition<S>): S | undefined;
   close(): Promise<void>;
 }
 
-function subgraphsFor(options: RuntimeOptions): SubgraphName[] {
-  switch (options.role) {
+/** Whether a role runs a module: worker roles run every one; a gateway, the platform graph's parts and what the facade calls. */
+function runs(role: Role, definition: ModuleDefinition, subgraph?: SubgraphName): boolean {
+  switch (role) {
     case 'all':
     case 'worker':
-      return [...SUBGRAPH_NAMES];
+      return true;
+    case 'gateway':
+      return definition.graph?.graph === PLATFORM_GRAPH || definition.servesFacade === true;
+    case 'subgraph':
+      return definition.name === subgraph;
+  }
+}
+
+/** The graphs a role serves: a gateway serves the platform graph in-process beside the remote subgraphs. */
+function graphsOf(options: RuntimeOptions): GraphName[] {
+  switch (options.role) {
+    case 'all':
+      return [...new Set(MODULES.flatMap((m) => (m.graph ? [m.graph.graph] : [])))];
+    case 'gateway':
+      return [PLATFORM_GRAPH];
     case 'subgraph':
       if (!options.subgraph) throw new Error('subgraph role needs a subgraph name');
       return [options.subgraph];
-    case 'gateway':
+    case 'worker':
       return [];
   }
 }
@@ -94,8 +95,22 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
+interface RunningModule {
+  definition: ModuleDefinition;
+  deps: ModuleDeps;
+  services?: unknown;
+}
+
+/**
+ * Opens what a role needs: the database, the platform schema (accounts, the outbox's consumers, the
+ * admin token and cursor key), the queue; then a loop over the modules (server/modules.ts): each
+ * one's pool and migrations, every module's queues, their services, the graphs, the workers and
+ * the metrics, in that order.
+ */
 export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
+  const runsWorkers = options.role === 'all' || options.role === 'worker';
+  let boss: PgBoss | undefined;
   const watch = new DatabaseWatch({
     url: database.url,
     logger,
@@ -106,20 +121,16 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
       if (boss && runsWorkers) void retryInterruptedJobs(boss, downSince, logger).catch((err: unknown) => logger.error({ err }, 'retrying interrupted jobs failed'));
     },
   });
-  const runsWorkers = options.role === 'all' || options.role === 'worker';
   const opened: Orm[] = [];
-  let boss: PgBoss | undefined;
   let credentialCache: CredentialCache | undefined;
   const removeMetrics: (() => void)[] = [];
-  let stopWebhooks: (() => Promise<void>) | undefined;
   const stopWorkers: (() => Promise<void>)[] = [];
   const close = async () => {
     // First: a database stopped on purpose below must not be started again.
     await watch.stop();
     for (const remove of removeMetrics) remove();
-    // Deliveries in flight finish (or their leases run out) before the queue and pools close.
-    await stopWebhooks?.().catch((err: unknown) => logger.error({ err }, 'webhook workers stop failed'));
-    // So do the transactions of the subgraphs' own workers (event processing, outbox consumers).
+    // The modules' own workers (webhook deliveries, event processing, outbox consumers) finish what is in
+    // flight, last started first, before the queue and the pools close.
     for (const stop of stopWorkers.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'workers stop failed'));
     await credentialCache?.stop();
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
@@ -147,84 +158,59 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     accounts.useCache(credentialCache);
     const adminToken = await accounts.adminToken(config.adminToken);
     setCursorSigningKey(await accounts.cursorKey());
-
     boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize, timeouts: config.dbTimeouts });
 
-    const names = subgraphsFor(options);
+    const secrets = secretBoxOf(accounts);
+    const contributions: Contributions = { subjects: {}, privacy: [], consumers: OUTBOX_CONSUMERS };
     const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
-    const deps: Partial<Record<SubgraphName, SubgraphDeps>> = {};
+    const running: RunningModule[] = [];
+    for (const definition of MODULES.filter((m) => runs(options.role, m, options.subgraph))) {
+      let orm = platformOrm;
+      if (definition.db) {
+        orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger, config.dbTimeouts);
+        opened.push(orm);
+        await migrate(database.url, orm, definition.db);
+        pools[definition.name] = { orm, max: config.dbPoolSize };
+      }
+      running.push({ definition, deps: { orm, boss, accounts, config, logger: logger.child({ module: definition.name }), secrets, contributions } });
+    }
+    // Every role may send any module's jobs (the facade too), so every role declares every queue.
+    for (const definition of MODULES) await definition.queues?.(boss);
+    for (const module of running) module.services = module.definition.services(module.deps);
+    contributions.subjects = Object.assign({}, ...running.map((m) => m.definition.subjects?.(m.services) ?? {}));
+    contributions.privacy = inErasureOrder(running.flatMap((m) => m.definition.privacy?.(m.services) ?? []));
+
     const schemas: Partial<Record<GraphName, GraphQLSchema>> = {};
-    // The facade accepts custom events itself (the events subgraph's acceptance, no GraphQL hop), so it needs that database slice.
-    const withDatabase = options.role === 'gateway' ? [...names, 'events' as const] : names;
-    for (const name of withDatabase) {
-      const definition = SUBGRAPHS[name];
-      const orm = await createOrm(database.url, definition.db, config.dbPoolSize, logger, config.dbTimeouts);
-      opened.push(orm);
-      await migrate(database.url, orm, definition.db);
-      deps[name] = { orm, boss, accounts, config, logger: logger.child({ subgraph: name }) };
-      pools[name] = { orm, max: config.dbPoolSize };
+    for (const graph of graphsOf(options)) schemas[graph] = (await buildGraph(graph, running)).schema;
+    if (runsWorkers) {
+      for (const { definition, services } of running) {
+        const stop = await definition.workers?.(services);
+        if (stop) stopWorkers.push(stop);
+      }
     }
-    // Read at scrape time (GET /metrics): queue depths and ages, pool use.
+    // Read at scrape time (GET /metrics): queue depths and ages, pool use, and what each module measures.
     removeMetrics.push(registerRuntimeMetrics(boss, pools));
-    removeMetrics.push(registerOutboxMetrics(platformOrm, OUTBOX_CONSUMERS));
-    // Every role may send any subgraph's jobs (the facade too), so every role declares the queues.
-    for (const name of SUBGRAPH_NAMES) await SUBGRAPHS[name].createQueues?.(boss);
-    await createWebhookQueues(boss);
-    await createPrivacyQueues(boss);
-    let box: Promise<SecretBox> | undefined;
-    const erasures = new ErasureRequests(platformOrm, boss, () => (box ??= openSecretBox(accounts)));
-    const retention = new RetentionSettings(platformOrm);
-    // Webhooks: subscriptions are served by the gateway roles (REST, and the platform subgraph's dashboard
-    // queries); the worker roles deliver.
-    let webhooks: WebhookSubscriptions | undefined;
-    let startWebhooks: (() => Promise<() => Promise<void>>) | undefined;
-    let webhooksParticipants: PrivacyParticipants | undefined;
-    if (options.role !== 'subgraph') {
-      const webhooksOrm = await createOrm(database.url, webhooksDbModule, config.dbPoolSize, logger, config.dbTimeouts);
-      opened.push(webhooksOrm);
-      await migrate(database.url, webhooksOrm, webhooksDbModule);
-      pools.webhooks = { orm: webhooksOrm, max: config.dbPoolSize };
-      removeMetrics.push(registerWebhookMetrics(webhooksOrm));
-      // Backfills read the subjects through their owning subgraphs (the worker roles hold every subgraph's pool).
-      const returnsOrm = deps.returns?.orm;
-      const inventoryOrm = deps.inventory?.orm;
-      const backfillSources: BackfillSources = {
-        ...(returnsOrm && { return: (storeId, after, limit) => returnDocumentsPage(returnsOrm, storeId, after, limit) }),
-        ...(inventoryOrm && {
-          inbound_shipment: (storeId, after, limit) => inboundShipmentDocumentsPage(inventoryOrm, storeId, after, limit),
-          inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(inventoryOrm, storeId, after, limit),
-        }),
-      };
-      const webhookDeps = { orm: webhooksOrm, boss, accounts, config, logger, backfillSources };
-      webhooks = await webhookSubscriptions(webhookDeps);
-      if (options.role !== 'worker') schemas.platform = (await platformSubgraph({ accounts, boss, webhooks, erasures, retention })).schema;
-      if (runsWorkers) startWebhooks = () => startWebhookWorkers(webhookDeps);
-      webhooksParticipants = webhookPrivacy(webhooksOrm);
-    }
-    for (const name of names) {
-      if (options.role !== 'worker') schemas[name] = (await SUBGRAPHS[name].build(deps[name])).schema;
-      const stop = runsWorkers ? await SUBGRAPHS[name].startWorkers?.(deps[name]!) : undefined;
-      if (stop) stopWorkers.push(stop);
-    }
-    if (runsWorkers) {
-      const stopRetention = startOutboxRetention(platformOrm, logger, config.outboxKeepSeconds);
-      stopWorkers.unshift(async () => stopRetention());
-    }
-    if (startWebhooks) stopWebhooks = await startWebhooks();
-    if (runsWorkers) {
-      // Erasure order (platform/privacy/participants.ts): the customer data, then the copies of it.
-      const participants: PrivacyParticipants[] = [
-        SUBGRAPHS.events.privacy?.(deps.events!) ?? {},
-        SUBGRAPHS.returns.privacy?.(deps.returns!) ?? {},
-        { erasure: queueErasure(platformOrm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
-        { erasure: outboxErasure(platformOrm) },
-        webhooksParticipants ?? {},
-      ];
-      await startPrivacyWorkers({ boss, erasures, retention, participants, retentionCron: config.retentionCron, logger });
+    for (const { definition, services } of running) {
+      const remove = definition.metrics?.(services);
+      if (remove) removeMetrics.push(remove);
     }
     watch.start();
     const orms = Object.fromEntries(Object.entries(pools).map(([name, pool]) => [name, pool!.orm]));
-    const runtime: Runtime = { config, logger, database, watch, orms, platformOrm, accounts, boss, adminToken, schemas, deps, webhooks, close };
+    const runtime: Runtime = {
+      config,
+      logger,
+      database,
+      watch,
+      orms,
+      platformOrm,
+      accounts,
+      boss,
+      adminToken,
+      schemas,
+      deps: Object.fromEntries(running.map((m) => [m.definition.name, m.deps])),
+      servicesOf: <S>(definition: ModuleDefinition<S>) => running.find((m) => m.definition === definition)?.services as S | undefined,
+      close,
+    };
     removeMetrics.push(registerReadinessMetric(async () => readinessChecks(await checkReady(runtime))));
     return runtime;
   } catch (err) {

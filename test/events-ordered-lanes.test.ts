@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
-import { deadLetterQueue } from '../platform/jobs/dead-letters.js';
+import { deadLetterQueue } from '../platform/jobs/queue.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained, expectAcceptanceOrder, orderedEvent, storedEvents } from './support/events.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { deadLetterQueue } from '../platform/jobs/dead-letters.js';
+import { deadLetterQueue } from '../platform/jobs/queue.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';

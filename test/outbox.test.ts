@@ -4,7 +4,7 @@ import { sql, type EntityManager } from '../platform/db/orm.js';
 import { createConsumerQueue, OutboxConsumer, outboxConsumer, registerOutboxConsumers, sweepOutbox } from '../platform/jobs/outbox-consumers.js';
 import { OUTBOX_RETENTION_SECONDS, outboxContract, publish, type OutboxEvent } from '../platform/jobs/outbox.js';
 import { Strict, Type } from '../platform/validation/index.js';
-import { WEBHOOKS_CONSUMER } from '../webhooks/index.js';
+import { WEBHOOKS_CONSUMER } from '../webhooks/webhook.consumer.js';
 import { useTestApp } from './support/app.js';
 import { consumedEvents, OUTBOX_EVENTS, query } from './support/database.js';
 import { eventually } from './support/eventually.js';

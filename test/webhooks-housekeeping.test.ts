@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../webhooks/delivery.service.js';
-import { WEBHOOK_RETENTION_DAYS, webhookPrivacy, webhooksDbModule } from '../webhooks/index.js';
+import { WEBHOOK_RETENTION_DAYS, webhooksModule } from '../webhooks/index.js';
+import { webhookPrivacy } from '../webhooks/webhook.privacy.js';
 import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { createOrm, type Orm } from '../platform/db/orm.js';
 import { createLogger } from '../platform/observability/logger.js';
@@ -23,7 +24,7 @@ describe('webhook housekeeping', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     // The webhooks schema's own module, as a sweeping process opens it.
-    orm = await createOrm(app.databaseUrl, webhooksDbModule, 2, createLogger('silent'));
+    orm = await createOrm(app.databaseUrl, webhooksModule.db!, 2, createLogger('silent'));
   });
   afterAll(async () => {
     await orm?.close();

@@ -81,7 +81,7 @@ export class Deliverer extends PollingLoop {
 
   constructor(
     private readonly orm: Orm,
-    private readonly box: SecretBox,
+    private readonly secrets: () => Promise<SecretBox>,
     private readonly config: DeliveryConfig,
     private readonly logger: Logger,
     private readonly concurrency = 512,
@@ -215,12 +215,13 @@ export class Deliverer extends PollingLoop {
     return inQueuedSpan('webhook delivery', head.trace, attributes, async (span) => {
       let result: OutboundResult;
       try {
+        const box = await this.secrets();
         result = await deliver({
           url: head.url,
           body: head.body,
           messageId: head.id,
-          signingSecret: this.box.open(head.signing_secret_sealed),
-          headers: head.auth_token_sealed ? { authorization: `Bearer ${this.box.open(head.auth_token_sealed)}` } : {},
+          signingSecret: box.open(head.signing_secret_sealed),
+          headers: head.auth_token_sealed ? { authorization: `Bearer ${box.open(head.auth_token_sealed)}` } : {},
           timeoutMs: this.config.webhookTimeoutMs,
           allowedHosts: this.config.webhookAllowedHosts,
         });

@@ -1,13 +1,13 @@
 import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { sql, type Orm } from '../platform/db/orm.js';
 import { newId } from '../platform/ids.js';
+import type { Contributions } from '../platform/module.js';
 import { enqueueMessages, type NewMessage } from './webhook.consumer.js';
 import { payload } from './webhook.json.js';
 import type { WebhookTopic } from './webhook.schemas.js';
 
-/** A page of a store's subjects of one topic, as their current REST documents (the owning subgraph's public read). */
-export type BackfillSource = (storeId: string, afterId: string | null, limit: number) => Promise<{ subjectId: string; data: unknown }[]>;
-export type BackfillSources = Partial<Record<WebhookTopic, BackfillSource>>;
+/** Pages of a store's subjects by topic, as their current REST documents: the owning modules' reads (`ModuleDefinition.subjects`). */
+export type BackfillSources = Contributions['subjects'];
 
 const PAGE = 500;
 

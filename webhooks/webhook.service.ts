@@ -67,7 +67,7 @@ export class WebhookSubscriptions {
     readonly orm: Orm,
     private readonly accounts: AccountsService,
     private readonly boss: PgBoss,
-    private readonly box: SecretBox,
+    private readonly secrets: () => Promise<SecretBox>,
     private readonly config: Pick<Config, 'webhookAllowedHosts'>,
   ) {}
 
@@ -87,6 +87,7 @@ export class WebhookSubscriptions {
     const accountId = principal.kind === 'account' || principal.kind === 'compat' ? principal.accountId : await this.accountOf(storeId);
     const token = input.callback.auth?.bearer.token ?? null;
     const secret = generateSigningSecret();
+    const box = await this.secrets();
     return this.em().transactional(async (em) => {
       const [row] = await sql<SubscriptionRow & { inserted: boolean }>(
         em,
@@ -96,7 +97,7 @@ export class WebhookSubscriptions {
            set topic = excluded.topic, url = excluded.url, auth_token_sealed = excluded.auth_token_sealed,
                auth_token_last4 = excluded.auth_token_last4, updated_at = now()
          returning ${COLUMNS}, (xmax = 0) as inserted`,
-        [newId('webhook'), accountId, storeId, input.topic, input.callback.url, token === null ? null : this.box.seal(token), token === null ? null : token.slice(-4), this.box.seal(secret), input.externalId ?? null],
+        [newId('webhook'), accountId, storeId, input.topic, input.callback.url, token === null ? null : box.seal(token), token === null ? null : token.slice(-4), box.seal(secret), input.externalId ?? null],
       );
       if (input.backfill) await enqueueInTransaction(this.boss, em, WEBHOOK_BACKFILL_QUEUE, [{ subscriptionId: row!.id }]);
       return row!.inserted ? { created: true, webhook: { ...document(row!), signingSecret: secret } } : { created: false, webhook: document(row!) };
@@ -131,6 +132,7 @@ export class WebhookSubscriptions {
     const input = body.webhook;
     await this.checkCallback(input.callback, '/webhook/callback/url');
     const token = input.callback.auth?.bearer.token ?? null;
+    const sealedToken = token === null ? null : (await this.secrets()).seal(token);
     // Locks the subscription, then its lanes when re-enabling: the same cycle as delete's is possible.
     await retryOnDeadlock(() => this.em().transactional(async (em) => {
       const row = await this.visible(principal, id, em, true);
@@ -142,7 +144,7 @@ export class WebhookSubscriptions {
         em,
         `update subscription set url = $2, auth_token_sealed = $3, auth_token_last4 = $4, external_id = coalesce($5, external_id),
            disabled_at = null, updated_at = now() where id = $1`,
-        [id, input.callback.url, token === null ? null : this.box.seal(token), token === null ? null : token.slice(-4), input.externalId ?? null],
+        [id, input.callback.url, sealedToken, token === null ? null : token.slice(-4), input.externalId ?? null],
       );
       // Waiting lanes are due at once rather than at their last back-off.
       if (row.disabled_at) await sql(em, 'update lane set ready_at = now() where subscription_id = $1 and ready_at is not null', [id]);

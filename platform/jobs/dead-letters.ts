@@ -1,26 +1,10 @@
-import { ensureQueue, type PgBoss } from './queue.js';
+import { DEAD_LETTER_SUFFIX, deadLetterQueue, type PgBoss } from './queue.js';
 
 /**
- * Poison jobs are visible, not silent: every work queue has a dead-letter
- * queue (`<queue>-dead`) where a job lands, with its last error, once its
- * retries are exhausted (or its data can never be processed). The admin token
- * lists and counts them in GraphQL (`deadLetters`, `deadLetterCounts`) and
- * moves them back to work once the cause is fixed (`retryDeadLetters`);
- * `/metrics` counts them. They are kept a year.
+ * Dead letters (queues declared with `deadLetters`, queue.ts): the admin token lists and counts
+ * them in GraphQL (`deadLetters`, `deadLetterCounts`) and moves them back to work once the cause is
+ * fixed (`retryDeadLetters`); `/metrics` counts them.
  */
-export const DEAD_LETTER_SUFFIX = '-dead';
-export const DEAD_LETTER_RETENTION_SECONDS = 365 * 24 * 3600;
-
-export function deadLetterQueue(queue: string): string {
-  return `${queue}${DEAD_LETTER_SUFFIX}`;
-}
-
-/** Creates a queue's dead-letter queue (idempotent) and returns the option that routes exhausted jobs to it. */
-export async function withDeadLetters(boss: PgBoss, queue: string): Promise<{ deadLetter: string }> {
-  const dead = deadLetterQueue(queue);
-  await ensureQueue(boss, dead, { retentionSeconds: DEAD_LETTER_RETENTION_SECONDS });
-  return { deadLetter: dead };
-}
 
 export interface DeadLetter {
   id: string;

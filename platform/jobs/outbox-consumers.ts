@@ -1,5 +1,4 @@
 import type { JobResult } from 'pg-boss';
-import { withDeadLetters } from './dead-letters.js';
 import { sql, type EntityManager, type Orm } from '../db/orm.js';
 import { isDatabaseUnavailable } from '../errors.js';
 import { applyBatchOrEachAlone } from './job-batches.js';
@@ -41,7 +40,7 @@ export async function registerOutboxConsumers(orm: Orm, declarations: readonly O
  * letters. Events were once delivered to these queues by pg-boss pub/sub; the subscriptions go.
  */
 export async function createConsumerQueue(boss: PgBoss, declaration: OutboxConsumerDeclaration, policy: QueuePolicy = {}): Promise<void> {
-  await ensureQueue(boss, declaration.name, { retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, declaration.name)), ...policy });
+  await ensureQueue(boss, declaration.name, { retentionSeconds: OUTBOX_RETENTION_SECONDS, deadLetters: true, ...policy });
   for (const type of typesOf(declaration)) await boss.unsubscribe(type, declaration.name);
 }
 

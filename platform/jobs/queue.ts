@@ -28,11 +28,59 @@ const POLICY_DEFAULTS: Required<{ [K in keyof UpdateQueueOptions]: UpdateQueueOp
 };
 
 /**
+ * How each kind of work retries, in one table: `retryLimit` tries after the first, `retryDelay`
+ * seconds before the first retry, doubling with `retryBackoff` up to `retryDelayMax`. Every queue
+ * takes its retries from here, so how the service retries reads in one place.
+ */
+export const RETRIES = {
+  /** Periodic housekeeping: once more, then the next scheduled run does it (the returns rollups' compaction). */
+  housekeeping: { retryLimit: 1 },
+  /** Accepted custom events: a handful of quick tries, then the dead letters, where a bad event shows soon. */
+  events: { retryLimit: 5, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 },
+  /** Work an operator asked for (webhook replays and backfills). */
+  requested: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+  /** A flow's steps: a provider that is down is asked again at most every ten minutes. */
+  flowSteps: { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600 },
+  /** Flow runs started from processed events: retried quickly, then at most every five minutes. */
+  flowTriggers: { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 },
+  /** Reactions to another module's events (restock, product facts): they must happen, so ten tries. */
+  reactions: { retryLimit: 10, retryDelay: 5, retryBackoff: true },
+  /** A completion a client was told is queued: soon, and at least once a minute. */
+  completions: { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60 },
+  /** Customer erasures: they must finish; a long outage is waited out ten minutes at a time. */
+  erasures: { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 600 },
+  /** Retention passes: three tries a minute apart (the next scheduled pass comes anyway). */
+  retention: { retryLimit: 3, retryDelay: 60 },
+} as const satisfies Record<string, QueuePolicy>;
+
+/**
+ * Poison jobs are visible, not silent: a work queue declared with `deadLetters` has a dead-letter
+ * queue (`<queue>-dead`, kept a year) where a job lands, with its last error, once its retries are
+ * exhausted (or its data can never be processed). See dead-letters.ts.
+ */
+export const DEAD_LETTER_SUFFIX = '-dead';
+export const DEAD_LETTER_RETENTION_SECONDS = 365 * 24 * 3600;
+
+export function deadLetterQueue(queue: string): string {
+  return `${queue}${DEAD_LETTER_SUFFIX}`;
+}
+
+/** A queue's policy, and whether its exhausted jobs go to its dead-letter queue. */
+export interface QueueDeclaration extends QueuePolicy {
+  deadLetters?: boolean;
+}
+
+/**
  * Creates a queue with its policy, or, when it exists with another one, updates it: a policy changed
  * in code reaches databases made before the change. Idempotent, safe in every process at once.
  * What pg-boss cannot change after creation (the `policy` kind, `partition`) fails loudly instead.
  */
-export async function ensureQueue(boss: PgBoss, name: string, policy: QueuePolicy = {}): Promise<void> {
+export async function ensureQueue(boss: PgBoss, name: string, declaration: QueueDeclaration = {}): Promise<void> {
+  const { deadLetters, ...policy } = declaration;
+  if (deadLetters) {
+    await ensureQueue(boss, deadLetterQueue(name), { retentionSeconds: DEAD_LETTER_RETENTION_SECONDS });
+    policy.deadLetter = deadLetterQueue(name);
+  }
   const existing = await boss.getQueue(name);
   if (!existing) return boss.createQueue(name, policy);
   const { policy: kind = 'standard', partition = false, ...settings } = policy;

@@ -1,8 +1,7 @@
 import type { JobWithMetadata } from 'pg-boss';
-import { withDeadLetters } from '../jobs/dead-letters.js';
 import type { Logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
-import { ensureQueue, type PgBoss } from '../jobs/queue.js';
+import { ensureQueue, RETRIES, type PgBoss } from '../jobs/queue.js';
 import { ERASURE_QUEUE, type ErasureRequests } from './erasure.service.js';
 import { erasureLedger, type ErasureParticipant } from './participants.js';
 import { mergeSubject, sameSubject } from './subject.js';
@@ -14,15 +13,7 @@ const erasures = metrics.counter('privacy_erasures_total', 'Customer erasures by
  * the job of a worker that died is taken again seconds after its last heartbeat (and resumes).
  */
 export async function createErasureQueue(boss: PgBoss): Promise<void> {
-  await ensureQueue(boss, ERASURE_QUEUE, {
-    retryLimit: 10,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 600,
-    expireInSeconds: 3600,
-    heartbeatSeconds: 10,
-    ...(await withDeadLetters(boss, ERASURE_QUEUE)),
-  });
+  await ensureQueue(boss, ERASURE_QUEUE, { ...RETRIES.erasures, expireInSeconds: 3600, heartbeatSeconds: 10, deadLetters: true });
 }
 
 /**

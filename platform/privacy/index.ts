@@ -1,37 +1,30 @@
-import type { DbModule } from '../db/orm.js';
-import type { Logger } from '../observability/logger.js';
-import type { PgBoss } from '../jobs/queue.js';
+import { defineModule } from '../module.js';
 import { createErasureQueue, startErasureWorker } from './erasure.job.js';
-import type { ErasureRequests } from './erasure.service.js';
-import { Migration20261215000000_privacy } from './migrations/Migration20261215000000_privacy.js';
-import type { PrivacyParticipants } from './participants.js';
-import { createRetentionQueue, startRetentionWorker, type RetentionSettings } from './retention.js';
+import { ErasureRequests } from './erasure.service.js';
+import { PrivacyResolver } from './privacy.resolver.js';
+import { createRetentionQueue, RetentionSettings, startRetentionWorker } from './retention.js';
 
 /**
- * Customer data on request (docs/privacy.md): erasure requests and their ledger, retention
- * settings and the jobs that enforce them. Each part of the service contributes its participants
- * (`PrivacyParticipants`); this module knows no domain table.
+ * Customer data on request (docs/privacy.md): erasure requests and retention settings (the GraphQL
+ * of the platform subgraph), and the workers that run erasures and retention passes over every
+ * module's participants, in erasure order (participants.ts). It knows no domain table.
  */
-export const PRIVACY_MIGRATIONS: DbModule['migrations'] = [{ name: 'Migration20261215000000_privacy', class: Migration20261215000000_privacy }];
-
-export async function createPrivacyQueues(boss: PgBoss): Promise<void> {
-  await createErasureQueue(boss);
-  await createRetentionQueue(boss);
-}
-
-export interface PrivacyWorkers {
-  boss: PgBoss;
-  erasures: ErasureRequests;
-  retention: RetentionSettings;
-  /** In the order erasure runs them (participants.ts). */
-  participants: readonly PrivacyParticipants[];
-  /** When retention passes run (pg-boss cron). */
-  retentionCron: string;
-  logger: Logger;
-}
-
-export async function startPrivacyWorkers(w: PrivacyWorkers): Promise<void> {
-  const logger = w.logger.child({ part: 'privacy' });
-  await startErasureWorker(w.boss, w.erasures, w.participants.flatMap((p) => (p.erasure ? [p.erasure] : [])), logger);
-  await startRetentionWorker(w.boss, w.retention, w.participants.flatMap((p) => (p.retention ? [p.retention] : [])), w.retentionCron, logger);
-}
+export const privacyModule = defineModule({
+  name: 'privacy',
+  async queues(boss) {
+    await createErasureQueue(boss);
+    await createRetentionQueue(boss);
+  },
+  services: (deps) => ({ deps, erasures: new ErasureRequests(deps.orm, deps.boss, deps.secrets), retention: new RetentionSettings(deps.orm) }),
+  graph: {
+    graph: 'platform',
+    resolvers: [PrivacyResolver],
+    instances: ({ deps, erasures, retention }) => [new PrivacyResolver({ accounts: deps.accounts, boss: deps.boss, erasures, retention })],
+  },
+  async workers({ deps, erasures, retention }) {
+    const logger = deps.logger.child({ part: 'privacy' });
+    const participants = deps.contributions.privacy;
+    await startErasureWorker(deps.boss, erasures, participants.flatMap((p) => (p.erasure ? [p.erasure] : [])), logger);
+    await startRetentionWorker(deps.boss, retention, participants.flatMap((p) => (p.retention ? [p.retention] : [])), deps.config.retentionCron, logger);
+  },
+});

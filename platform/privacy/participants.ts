@@ -103,5 +103,23 @@ export interface PrivacyParticipants {
   retention?: RetentionParticipant;
 }
 
+/**
+ * The order erasures run the parts in (see ErasureParticipant): the customer data first (events,
+ * then returns), then the copies (queued jobs, the outbox, webhook messages). Each module declares
+ * its participants; this list places them.
+ */
+export const ERASURE_ORDER = ['events', 'returns', 'queue', 'outbox', 'webhooks'] as const;
+
+/** Participants sorted into erasure order; a part missing from ERASURE_ORDER is a mistake, not a guess. */
+export function inErasureOrder(participants: readonly PrivacyParticipants[]): PrivacyParticipants[] {
+  const rank = (p: PrivacyParticipants) => {
+    const part = p.erasure?.part ?? p.retention?.part ?? '';
+    const i = (ERASURE_ORDER as readonly string[]).indexOf(part);
+    if (i < 0) throw new Error(`privacy participant "${part}" has no place in ERASURE_ORDER`);
+    return i;
+  };
+  return [...participants].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Rows per batch of a retention or erasure delete: each batch is its own short transaction. */
 export const PRIVACY_BATCH = 1000;

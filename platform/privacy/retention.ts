@@ -1,8 +1,7 @@
-import { withDeadLetters } from '../jobs/dead-letters.js';
 import { sql, type Orm } from '../db/orm.js';
 import type { Logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
-import { ensureQueue, type PgBoss } from '../jobs/queue.js';
+import { ensureQueue, RETRIES, type PgBoss } from '../jobs/queue.js';
 import type { RetentionDays, RetentionParticipant, RetentionPolicy } from './participants.js';
 
 /**
@@ -50,7 +49,7 @@ export class RetentionSettings {
 }
 
 export async function createRetentionQueue(boss: PgBoss): Promise<void> {
-  await ensureQueue(boss, RETENTION_QUEUE, { retryLimit: 3, retryDelay: 60, expireInSeconds: 3600, heartbeatSeconds: 30, ...(await withDeadLetters(boss, RETENTION_QUEUE)) });
+  await ensureQueue(boss, RETENTION_QUEUE, { ...RETRIES.retention, expireInSeconds: 3600, heartbeatSeconds: 30, deadLetters: true });
 }
 
 /** Runs a retention pass now (besides the schedule): for administrators and tests. */

@@ -2,14 +2,14 @@ import type { AccountsService } from '../../platform/accounts/accounts.service.j
 import type { Orm } from '../../platform/db/orm.js';
 import type { DatabaseTimeouts } from '../../platform/config.js';
 import type { Logger } from '../../platform/observability/logger.js';
-import { createPrivacyQueues } from '../../platform/privacy/index.js';
+import { createErasureQueue } from '../../platform/privacy/erasure.job.js';
 import { ErasureRequests } from '../../platform/privacy/erasure.service.js';
 import { SUPPRESSION_MODES, type RetentionDays, type SuppressionMode } from '../../platform/privacy/participants.js';
 import { checkDays } from '../../platform/privacy/privacy.resolver.js';
 import { oneIdentifier } from '../../platform/privacy/privacy.schemas.js';
-import { requestRetentionPass, RetentionSettings } from '../../platform/privacy/retention.js';
+import { createRetentionQueue, requestRetentionPass, RetentionSettings } from '../../platform/privacy/retention.js';
 import { startQueue } from '../../platform/jobs/queue.js';
-import { openSecretBox } from '../../platform/secret-box.js';
+import { secretBoxOf } from '../../platform/secret-box.js';
 import { need, UsageError } from './cli-args.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -51,8 +51,9 @@ export async function privacyCommand(command: string, values: Values, { url, orm
   }
   const boss = await startQueue(url, logger, { supervise: false, poolSize: 2, timeouts });
   try {
-    await createPrivacyQueues(boss);
-    const erasures = new ErasureRequests(orm, boss, () => openSecretBox(accounts));
+    await createErasureQueue(boss);
+    await createRetentionQueue(boss);
+    const erasures = new ErasureRequests(orm, boss, secretBoxOf(accounts));
     if (command === 'enforce-retention') {
       await requestRetentionPass(boss);
       return { queued: true };

@@ -4,8 +4,7 @@ import type { Logger } from '../../platform/observability/logger.js';
 import { customEventsProcessed } from '../../platform/observability/metrics.js';
 import { PollingLoop } from '../../platform/jobs/polling-loop.js';
 import type { Orm } from '../../platform/db/orm.js';
-import { ensureQueue, type PgBoss } from '../../platform/jobs/queue.js';
-import { withDeadLetters } from '../../platform/jobs/dead-letters.js';
+import { ensureQueue, RETRIES, type PgBoss } from '../../platform/jobs/queue.js';
 import { inJobBatchSpan } from '../../platform/observability/tracing.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './event-ingestion.service.js';
 import { EVENT_LANES, EventLanes, LANE_KEY } from './event-lanes.service.js';
@@ -17,14 +16,7 @@ import { UnprocessableJobError, type CustomEventService } from './custom-event.s
  * idempotent on the event id.
  */
 export async function createCustomEventQueues(boss: PgBoss): Promise<void> {
-  await ensureQueue(boss, CUSTOM_EVENTS_QUEUE, {
-    ...(await withDeadLetters(boss, CUSTOM_EVENTS_QUEUE)),
-    retryLimit: 5,
-    retryDelay: 2,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 60,
-  });
+  await ensureQueue(boss, CUSTOM_EVENTS_QUEUE, { ...RETRIES.events, expireInSeconds: 60, deadLetters: true });
 }
 
 /** Acceptance order: a claim reads jobs by insert time; jobs inserted together keep their place in the insert. */

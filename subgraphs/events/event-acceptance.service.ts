@@ -3,10 +3,10 @@ import { AppError, invalid } from '../../platform/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import { QUEUE_SCHEMA } from '../../platform/jobs/queue.js';
 import { rateLimited, type RateLimitDecision } from '../../platform/api/rate-limit.js';
-import type { SubgraphDeps } from '../../platform/subgraph.js';
+import type { ModuleDeps } from '../../platform/module.js';
 import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
 import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.schemas.js';
-import { CustomerSuppressions } from './customers/customer-suppression.service.js';
+import { type CustomerSuppressions } from './customers/customer-suppression.service.js';
 
 export interface RateLimitStatus {
   limit: number;
@@ -131,16 +131,9 @@ export class EventBacklog implements BacklogGuard {
 
 export const BACKLOG_RETRY_AFTER_SECONDS = 5;
 
-const acceptances = new WeakMap<SubgraphDeps, { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog }>();
-
-/** The one acceptance path of a process (the REST routes and the mutations share its batches). */
-export function eventAcceptance(deps: SubgraphDeps): { acceptance: EventAcceptance; ingestion: EventIngestion; backlog: EventBacklog } {
-  let found = acceptances.get(deps);
-  if (!found) {
-    const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
-    const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
-    found = { acceptance: new EventAcceptance(ingestion, backlog, new CustomerSuppressions(deps.orm, deps.accounts)), ingestion, backlog };
-    acceptances.set(deps, found);
-  }
-  return found;
+/** The one acceptance path of a process (the REST routes and the mutations share its batches): made once, with the module's services. */
+export function eventAcceptance(deps: ModuleDeps, suppressions: CustomerSuppressions): EventAcceptance {
+  const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
+  const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
+  return new EventAcceptance(ingestion, backlog, suppressions);
 }

@@ -1,5 +1,4 @@
-import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
-import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+import { defineModule, type ModuleDeps } from '../../platform/module.js';
 import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { eventAcceptance } from './event-acceptance.service.js';
 import { createCustomEventQueues, startCustomEventWorkers, stopCustomEventWorkers } from './custom-event.job.js';
@@ -16,7 +15,6 @@ import { Migration20261220000200_event_stats } from './migrations/Migration20261
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
-import { openSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { TemplateEngine } from './templates/template-engine.service.js';
 import { TemplateResolver } from './templates/template.resolver.js';
 import { TemplateService } from './templates/template.service.js';
@@ -31,49 +29,35 @@ import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound
 import { CustomerSuppressions } from './customers/customer-suppression.service.js';
 import { Migration20261215000300_privacy } from './migrations/Migration20261215000300_privacy.js';
 import { EventsPrivacy } from './customers/customer.privacy.js';
+import { deadLetterQueue } from '../../platform/jobs/queue.js';
+import { queueErasure } from '../../platform/privacy/queue.privacy.js';
+import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
 
-/** One set of services per process (the schema and the workers share them). */
-const servicesByDeps = new WeakMap<SubgraphDeps, ReturnType<typeof createServices>>();
-
-function createServices(deps: SubgraphDeps) {
+/** The subgraph's services, made once per process (the schema, the workers and the REST facade share them). */
+function services(deps: ModuleDeps) {
   const customers = new CustomerService(deps.orm);
   const suppressions = new CustomerSuppressions(deps.orm, deps.accounts);
   const events = new CustomEventService(deps.orm, deps.boss, suppressions);
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
-  // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key),
-  // read (or made) once per process, on first use.
-  let box: Promise<SecretBox> | undefined;
-  const openBox = () =>
-    (box ??= openSecretBox(deps.accounts).catch((err: unknown) => {
-      box = undefined; // a failed read is retried by the next caller
-      throw err;
-    }));
+  // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key).
   const flows = new FlowService(deps.orm, {
     templates,
-    box: openBox,
+    box: deps.secrets,
     checkUrl: (url) => checkCallbackUrl(url, deps.config.webhookAllowedHosts),
     generateSigningSecret,
   });
-  const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: openBox });
+  const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets });
   return {
+    deps,
     customers,
     events,
     segments: new SegmentService(deps.orm),
-    acceptance: eventAcceptance(deps).acceptance,
+    acceptance: eventAcceptance(deps, suppressions),
     templates,
     flows,
     runner,
     suppressions,
   };
-}
-
-function services(deps: SubgraphDeps) {
-  let s = servicesByDeps.get(deps);
-  if (!s) {
-    s = createServices(deps);
-    servicesByDeps.set(deps, s);
-  }
-  return s;
 }
 
 const RESOLVERS = [
@@ -90,10 +74,12 @@ const RESOLVERS = [
   FlowStatsResolver,
 ] as const;
 
-export const eventsSubgraph: SubgraphDefinition = {
+export const eventsSubgraph = defineModule({
   name: 'events',
   publishes: CUSTOM_EVENT_EVENTS,
   consumes: [FLOW_TRIGGERS_CONSUMER],
+  // The facade accepts custom events itself (the acceptance path, no GraphQL hop).
+  servesFacade: true,
   db: {
     name: 'events',
     schema: 'events',
@@ -105,33 +91,30 @@ export const eventsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
     ],
   },
-  async build(deps?: SubgraphDeps) {
-    if (!deps) return buildFederatedSchema({ resolvers: [...RESOLVERS] });
-    const { customers, events, segments, acceptance, templates, flows } = services(deps);
-    return buildFederatedSchema({
-      resolvers: [...RESOLVERS],
-      instances: [
-        new CustomerResolver({ customers, events, accounts: deps.accounts }),
-        new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
-        new SegmentResolver({ segments, accounts: deps.accounts }),
-        new TemplateResolver({ templates, events, customers, accounts: deps.accounts }),
-        new FlowResolver({ flows, customers, accounts: deps.accounts }),
-        new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
-        new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
-        new MessageResolver(),
-        new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
-        new EventStatsResolver({ stats: new EventStatsReads(deps.orm), accounts: deps.accounts }),
-        new FlowStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
-      ],
-      references: { ...customerReferences(customers), ...customEventReferences(events) },
-    });
-  },
-  async createQueues(boss) {
+  async queues(boss) {
     await createCustomEventQueues(boss);
     await createFlowQueues(boss);
   },
-  async startWorkers(deps: SubgraphDeps) {
-    const { events, runner } = services(deps);
+  services,
+  graph: {
+    graph: 'events',
+    resolvers: [...RESOLVERS],
+    instances: ({ deps, customers, events, segments, acceptance, templates, flows }) => [
+      new CustomerResolver({ customers, events, accounts: deps.accounts }),
+      new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
+      new SegmentResolver({ segments, accounts: deps.accounts }),
+      new TemplateResolver({ templates, events, customers, accounts: deps.accounts }),
+      new FlowResolver({ flows, customers, accounts: deps.accounts }),
+      new FlowRunResolver({ flows, customers, accounts: deps.accounts }),
+      new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
+      new MessageResolver(),
+      new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
+      new EventStatsResolver({ stats: new EventStatsReads(deps.orm), accounts: deps.accounts }),
+      new FlowStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
+    ],
+    references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
+  },
+  async workers({ deps, events, runner }) {
     await startCustomEventWorkers(deps, events, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
     return async () => {
@@ -140,5 +123,9 @@ export const eventsSubgraph: SubgraphDefinition = {
       await stopFlows();
     };
   },
-  privacy: (deps: SubgraphDeps) => new EventsPrivacy(deps.orm, services(deps).suppressions).participants(),
-};
+  privacy: ({ deps, suppressions }) => [
+    new EventsPrivacy(deps.orm, suppressions).participants(),
+    // Accepted events wait as jobs until processed: their copies of the person go too.
+    { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
+  ],
+});

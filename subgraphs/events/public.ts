@@ -5,6 +5,6 @@
  */
 export { CUSTOM_EVENT_EVENTS, CustomEventCreated, CustomEventDocumentSchema, CustomerDocumentSchema, type CustomEventCreatedData } from './custom-event.events.js';
 export { FlowRunDocumentSchema, MessageDocumentSchema } from './flows/flow.json.js';
-export { eventAcceptance, type EventAcceptance } from './event-acceptance.service.js';
+export type { EventAcceptance } from './event-acceptance.service.js';
 export { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
 export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.schemas.js';

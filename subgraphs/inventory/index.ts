@@ -1,5 +1,4 @@
-import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
-import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+import { defineModule, type ModuleDeps } from '../../platform/module.js';
 // In entity order: type-graphql prints types and root fields in the order their decorators ran (the committed schema's order).
 import { LocationResolver } from './location.resolver.js';
 import { LocationService } from './location.service.js';
@@ -9,11 +8,11 @@ import { ProductService } from './product.service.js';
 import { ProductType } from './product.type.js';
 import { productReferences } from './product.reference.js';
 import { InventoryItemPageResolver, InventoryItemResolver } from './inventory-item.resolver.js';
-import { InventoryItemService } from './inventory-item.service.js';
+import { InventoryItemService, inventoryItemDocumentsPage } from './inventory-item.service.js';
 import { InventoryItemType } from './inventory-item.type.js';
 import { inventoryItemReferences } from './inventory-item.reference.js';
 import { InboundShipmentPageResolver, InboundShipmentResolver } from './inbound-shipment.resolver.js';
-import { InboundShipmentService } from './inbound-shipment.service.js';
+import { InboundShipmentService, inboundShipmentDocumentsPage } from './inbound-shipment.service.js';
 import { InboundShipmentType } from './inbound-shipment.type.js';
 import { inboundShipmentReferences } from './inbound-shipment.reference.js';
 import { InventoryLevelPageResolver, InventoryLevelResolver } from './inventory-level.resolver.js';
@@ -36,9 +35,23 @@ const orphanedTypes = [ProductType, InventoryItemType, InboundShipmentType];
  */
 const resolvers = [LocationResolver, ProductResolver, InventoryItemResolver, InboundShipmentResolver, InventoryItemPageResolver, InboundShipmentPageResolver, InventoryLevelResolver, InventoryLevelPageResolver, InventoryStatsResolver] as const;
 
-export const inventorySubgraph: SubgraphDefinition = {
+function services(deps: ModuleDeps) {
+  return {
+    deps,
+    accounts: deps.accounts,
+    locations: new LocationService(deps.orm),
+    products: new ProductService(deps.orm),
+    items: new InventoryItemService(deps.orm),
+    levels: new InventoryLevelService(deps.orm),
+    shipments: new InboundShipmentService(deps.orm),
+    stats: new InventoryStatsReads(deps.orm),
+  };
+}
+
+export const inventorySubgraph = defineModule({
   name: 'inventory',
   publishes: INVENTORY_EVENTS,
+  consumes: [RESTOCK_CONSUMER],
   db: {
     name: 'inventory',
     schema: 'inventory',
@@ -49,30 +62,23 @@ export const inventorySubgraph: SubgraphDefinition = {
       { name: 'Migration20261203000210_product_level_bigint', class: Migration20261203000210_product_level_bigint },
     ],
   },
-  async build(deps?: SubgraphDeps) {
-    if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
-    const services = {
-      locations: new LocationService(deps.orm),
-      products: new ProductService(deps.orm),
-      items: new InventoryItemService(deps.orm),
-      levels: new InventoryLevelService(deps.orm),
-      shipments: new InboundShipmentService(deps.orm),
-      stats: new InventoryStatsReads(deps.orm),
-    };
-    const resolverDeps = { ...services, accounts: deps.accounts };
-    return buildFederatedSchema({
-      resolvers: [...resolvers],
-      orphanedTypes,
-      instances: resolvers.map((R) => new R(resolverDeps)),
-      references: {
-        ...locationReferences(services.locations),
-        ...productReferences(services.products),
-        ...inventoryItemReferences(services.items),
-        ...inboundShipmentReferences(services.shipments),
-      },
-    });
+  queues: createRestockQueue,
+  services,
+  graph: {
+    graph: 'inventory',
+    resolvers: [...resolvers],
+    orphanedTypes,
+    instances: (s) => resolvers.map((R) => new R(s)),
+    references: (s) => ({
+      ...locationReferences(s.locations),
+      ...productReferences(s.products),
+      ...inventoryItemReferences(s.items),
+      ...inboundShipmentReferences(s.shipments),
+    }),
   },
-  consumes: [RESTOCK_CONSUMER],
-  createQueues: createRestockQueue,
-  startWorkers: startRestockWorker,
-};
+  workers: ({ deps }) => startRestockWorker(deps),
+  subjects: ({ deps }) => ({
+    inbound_shipment: (storeId, after, limit) => inboundShipmentDocumentsPage(deps.orm, storeId, after, limit),
+    inventory_item: (storeId, after, limit) => inventoryItemDocumentsPage(deps.orm, storeId, after, limit),
+  }),
+});

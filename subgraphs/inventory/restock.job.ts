@@ -1,6 +1,6 @@
 import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/jobs/outbox-consumers.js';
-import type { PgBoss } from '../../platform/jobs/queue.js';
-import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { RETRIES, type PgBoss } from '../../platform/jobs/queue.js';
+import type { ModuleDeps } from '../../platform/module.js';
 import { ReturnUpdated } from '../returns/public.js';
 import { RestockService } from './restock.service.js';
 
@@ -10,10 +10,10 @@ export const RESTOCK_QUEUE = RESTOCK_CONSUMER.name;
 
 export async function createRestockQueue(boss: PgBoss): Promise<void> {
   // A restock handed to the queue (it kept failing) is retried with backoff, then dead-lettered; the ledger makes retries harmless.
-  await createConsumerQueue(boss, RESTOCK_CONSUMER, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+  await createConsumerQueue(boss, RESTOCK_CONSUMER, RETRIES.reactions);
 }
 
-export async function startRestockWorker(deps: SubgraphDeps): Promise<() => Promise<void>> {
+export async function startRestockWorker(deps: ModuleDeps): Promise<() => Promise<void>> {
   const restock = new RestockService(deps.logger);
   return startOutboxConsumer({
     declaration: RESTOCK_CONSUMER,

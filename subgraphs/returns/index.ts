@@ -1,5 +1,4 @@
-import { buildFederatedSchema } from '../../platform/graphql/build-federated-schema.js';
-import type { SubgraphDefinition, SubgraphDeps } from '../../platform/subgraph.js';
+import { defineModule, type ModuleDeps } from '../../platform/module.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
 import { Migration20261124000100_idempotency_claims } from './migrations/Migration20261124000100_idempotency_claims.js';
@@ -31,14 +30,27 @@ import { ReturnCreation } from './return-creation.service.js';
 import { ReturnEvents, RETURN_EVENTS } from './return.events.js';
 import { ReturnReads } from './return.rows.js';
 import { ReturnStatsReads } from './return-stats.rows.js';
+import { returnDocumentsPage } from './return.backfill.js';
 import { StoreSettingsService } from './store-settings.service.js';
 
 const resolvers = [ReturnResolver, ReturnPageResolver, ReturnItemResolver, CompatResolver, ReturnWindowPageResolver, OrderResolver, StoreSettingsResolver, CustomerReturnsResolver, CustomerExportResolver, ReturnStatsResolver] as const;
-const orphanedTypes = [CustomerReference, CustomerExportReference];
 
-export const returnsSubgraph: SubgraphDefinition = {
+/** The subgraph's services, made once per process from what the runtime gives it. */
+function services(deps: ModuleDeps) {
+  const orderReads = new OrderReads(deps.orm);
+  const orders = new OrderService(deps.orm, orderReads);
+  const settings = new StoreSettingsService(deps.orm);
+  const reads = new ReturnReads(deps.orm);
+  const events = new ReturnEvents(reads, settings);
+  const creation = new ReturnCreation(deps.orm, reads, events, settings);
+  const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
+  return { deps, reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };
+}
+
+export const returnsSubgraph = defineModule({
   name: 'returns',
   publishes: RETURN_EVENTS,
+  consumes: [PRODUCT_FACTS_CONSUMER],
   db: {
     name: 'returns',
     schema: 'returns',
@@ -54,49 +66,35 @@ export const returnsSubgraph: SubgraphDefinition = {
       { name: 'Migration20261220000100_return_stats', class: Migration20261220000100_return_stats },
     ],
   },
-  async build(deps?: SubgraphDeps) {
-    if (!deps) return buildFederatedSchema({ resolvers: [...resolvers], orphanedTypes });
-    const resolverDeps = services(deps);
-    return buildFederatedSchema({
-      resolvers: [...resolvers],
-      orphanedTypes,
-      instances: [
-        new ReturnResolver(resolverDeps),
-        new ReturnPageResolver(resolverDeps),
-        new ReturnItemResolver(),
-        new CompatResolver(resolverDeps),
-        new ReturnWindowPageResolver(),
-        new OrderResolver(resolverDeps),
-        new StoreSettingsResolver(resolverDeps),
-        new CustomerReturnsResolver(resolverDeps),
-        new CustomerExportResolver(resolverDeps),
-        new ReturnStatsResolver({ accounts: deps.accounts, stats: new ReturnStatsReads(deps.orm) }),
-      ],
-      references: returnReferences(resolverDeps),
-    });
-  },
-  createQueues: async (boss) => {
+  async queues(boss) {
     await createCompletionQueue(boss);
     await createProductFactsQueue(boss);
     await createReturnStatsQueue(boss);
   },
-  consumes: [PRODUCT_FACTS_CONSUMER],
-  startWorkers: async (deps) => {
-    await startCompletionWorker(deps, services(deps).changes);
+  services,
+  graph: {
+    graph: 'returns',
+    resolvers: [...resolvers],
+    orphanedTypes: [CustomerReference, CustomerExportReference],
+    instances: (s) => [
+      new ReturnResolver(s),
+      new ReturnPageResolver(s),
+      new ReturnItemResolver(),
+      new CompatResolver(s),
+      new ReturnWindowPageResolver(),
+      new OrderResolver(s),
+      new StoreSettingsResolver(s),
+      new CustomerReturnsResolver(s),
+      new CustomerExportResolver(s),
+      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.orm) }),
+    ],
+    references: (s) => returnReferences(s),
+  },
+  async workers({ deps, changes }) {
+    await startCompletionWorker(deps, changes);
     await startReturnStatsWorker(deps);
     return startProductFactsWorker(deps);
   },
-  privacy: (deps) => new ReturnsPrivacy(deps.orm).participants(),
-};
-
-/** The subgraph's services, built on the platform's deps (schema and workers each build their own). */
-function services(deps: SubgraphDeps) {
-  const orderReads = new OrderReads(deps.orm);
-  const orders = new OrderService(deps.orm, orderReads);
-  const settings = new StoreSettingsService(deps.orm);
-  const reads = new ReturnReads(deps.orm);
-  const events = new ReturnEvents(reads, settings);
-  const creation = new ReturnCreation(deps.orm, reads, events, settings);
-  const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
-  return { reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };
-}
+  privacy: ({ deps }) => [new ReturnsPrivacy(deps.orm).participants()],
+  subjects: ({ deps }) => ({ return: (storeId, after, limit) => returnDocumentsPage(deps.orm, storeId, after, limit) }),
+});

@@ -2,8 +2,8 @@ import type { EntityManager } from '../../platform/db/orm.js';
 import { sql } from '../../platform/db/orm.js';
 import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../platform/jobs/outbox-consumers.js';
 import { isEventOf, type OutboxEvent } from '../../platform/jobs/outbox.js';
-import type { PgBoss } from '../../platform/jobs/queue.js';
-import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { RETRIES, type PgBoss } from '../../platform/jobs/queue.js';
+import type { ModuleDeps } from '../../platform/module.js';
 import { ProductUpserted } from '../inventory/public.js';
 
 /** This subgraph's reader of product events (its queue: `returns-product-facts`): the UPCs return items show. */
@@ -11,7 +11,7 @@ export const PRODUCT_FACTS_CONSUMER = outboxConsumer('returns-product-facts', [P
 export const PRODUCT_FACTS_QUEUE = PRODUCT_FACTS_CONSUMER.name;
 
 export async function createProductFactsQueue(boss: PgBoss): Promise<void> {
-  await createConsumerQueue(boss, PRODUCT_FACTS_CONSUMER, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+  await createConsumerQueue(boss, PRODUCT_FACTS_CONSUMER, RETRIES.reactions);
 }
 
 /** Keeps the newest fact of each (store, sku): a redelivered or late event never overwrites a newer one. */
@@ -27,7 +27,7 @@ export async function applyProductEvent(em: EntityManager, event: OutboxEvent): 
   );
 }
 
-export function startProductFactsWorker(deps: SubgraphDeps): Promise<() => Promise<void>> {
+export function startProductFactsWorker(deps: ModuleDeps): Promise<() => Promise<void>> {
   return startOutboxConsumer({
     declaration: PRODUCT_FACTS_CONSUMER,
     orm: deps.orm,

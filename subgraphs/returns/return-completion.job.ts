@@ -1,8 +1,7 @@
 import type { Job } from 'pg-boss';
-import { withDeadLetters } from '../../platform/jobs/dead-letters.js';
 import { OUTBOX_RETENTION_SECONDS } from '../../platform/jobs/outbox.js';
-import { ensureQueue, type PgBoss } from '../../platform/jobs/queue.js';
-import type { SubgraphDeps } from '../../platform/subgraph.js';
+import { ensureQueue, RETRIES, type PgBoss } from '../../platform/jobs/queue.js';
+import type { ModuleDeps } from '../../platform/module.js';
 import { inJobBatchSpan } from '../../platform/observability/tracing.js';
 import { RETURN_COMPLETION_QUEUE, type CompletionJob, type ReturnChanges } from './return-changes.service.js';
 
@@ -10,7 +9,7 @@ export async function createCompletionQueue(boss: PgBoss): Promise<void> {
   // A completion that fails (the database restarting) is retried; running it twice completes once. A client was
   // told the completion is queued, so an unworked job is kept as long as outbox events are (not pg-boss's 14 days).
   // One that keeps failing is dead-lettered, visible to the admin (platform/jobs/dead-letters.ts).
-  await ensureQueue(boss, RETURN_COMPLETION_QUEUE, { retryLimit: 10, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, retentionSeconds: OUTBOX_RETENTION_SECONDS, ...(await withDeadLetters(boss, RETURN_COMPLETION_QUEUE)) });
+  await ensureQueue(boss, RETURN_COMPLETION_QUEUE, { ...RETRIES.completions, retentionSeconds: OUTBOX_RETENTION_SECONDS, deadLetters: true });
 }
 
 /**
@@ -18,7 +17,7 @@ export async function createCompletionQueue(boss: PgBoss): Promise<void> {
  * insert (LISTEN/NOTIFY) and polls every half second besides, so a completion
  * is normally applied well under a second after it was queued.
  */
-export async function startCompletionWorker(deps: SubgraphDeps, changes: ReturnChanges): Promise<void> {
+export async function startCompletionWorker(deps: ModuleDeps, changes: ReturnChanges): Promise<void> {
   await deps.boss.work<CompletionJob>(RETURN_COMPLETION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, (jobs: Job<CompletionJob>[]) =>
     inJobBatchSpan(RETURN_COMPLETION_QUEUE, jobs, async () => {
       for (const job of jobs) {

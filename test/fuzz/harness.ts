@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { OUTBOX_CONSUMERS } from '../../server/runtime.js';
+import { OUTBOX_CONSUMERS } from '../../server/modules.js';
 import { CONSUMED } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { seedFrom } from '../support/random.js';

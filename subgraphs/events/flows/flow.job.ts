@@ -1,18 +1,17 @@
 import type { JobResult } from 'pg-boss';
-import { withDeadLetters } from '../../../platform/jobs/dead-letters.js';
 import { applyBatchOrEachAlone } from '../../../platform/jobs/job-batches.js';
 import type { Logger } from '../../../platform/observability/logger.js';
 import { createConsumerQueue, startOutboxConsumer } from '../../../platform/jobs/outbox-consumers.js';
 import { OUTBOX_RETENTION_SECONDS } from '../../../platform/jobs/outbox.js';
-import type { StopWorkers } from '../../../platform/subgraph.js';
+import type { StopWorkers } from '../../../platform/module.js';
 import type { Orm } from '../../../platform/db/orm.js';
-import { ensureQueue, type PgBoss } from '../../../platform/jobs/queue.js';
+import { ensureQueue, RETRIES, type PgBoss } from '../../../platform/jobs/queue.js';
 import { inJobBatchSpan } from '../../../platform/observability/tracing.js';
 import { FLOW_STEPS_QUEUE, type FlowRunner, type FlowStepJob } from './flow-run.service.js';
 import { FLOW_TRIGGERS_CONSUMER, startRunsFor } from './flow.consumer.js';
 
 export async function createFlowQueues(boss: PgBoss): Promise<void> {
-  await createConsumerQueue(boss, FLOW_TRIGGERS_CONSUMER, { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 120 });
+  await createConsumerQueue(boss, FLOW_TRIGGERS_CONSUMER, { ...RETRIES.flowTriggers, expireInSeconds: 120 });
   // Waits are delayed jobs of up to 90 days: they are kept (retention) far beyond that. A batch may send for a
   // while (provider timeouts), so its claim lasts long, but the worker's heartbeat shows it alive: the batch of
   // a process that died is taken again within seconds of its last heartbeat. A claim taken from a live but slow
@@ -20,13 +19,10 @@ export async function createFlowQueues(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, FLOW_STEPS_QUEUE, {
     notify: true,
     retentionSeconds: OUTBOX_RETENTION_SECONDS,
-    retryLimit: 5,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 600,
+    ...RETRIES.flowSteps,
     expireInSeconds: 900,
     heartbeatSeconds: 10,
-    ...(await withDeadLetters(boss, FLOW_STEPS_QUEUE)),
+    deadLetters: true,
   });
 }
 
