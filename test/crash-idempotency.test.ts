@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
-import { createTestDatabase, query } from './support/database.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { useServiceProcess } from './support/processes.js';
 import { orderBody, returnBody } from './support/returns.js';
 
 /**
@@ -12,32 +12,10 @@ import { orderBody, returnBody } from './support/returns.js';
  * soon as the service is back: the claim died with the request's connection.
  */
 describe('crash-idempotency: a claim dies with its request', () => {
-  let databaseUrl: string;
-  let env: Record<string, string | undefined>;
-  let baseUrl: string;
-  let service: Spawned | undefined;
-
-  beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = { ...testEnv(databaseUrl), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'warn' };
-  });
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-  });
-
-  const start = async () => {
-    service = spawnNode(['dist/server/main.js', 'all'], env);
-    await waitReady(baseUrl, service);
-  };
+  const app = useServiceProcess();
+  const start = () => app.start();
   const call = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   it('answers the retry after the restart with the return (201), exactly one return, and 200 replays after that', { timeout: 120_000 }, async () => {
     await start();
@@ -49,19 +27,18 @@ describe('crash-idempotency: a claim dies with its request', () => {
     const headers = { 'idempotency-key': 'crash-key-1' };
 
     // Hold the order's row lock so the creation stops inside its transaction, holding the key.
-    const blocker = new pg.Client({ connectionString: databaseUrl });
+    const blocker = new pg.Client({ connectionString: app.databaseUrl });
     await blocker.connect();
     await blocker.query('begin');
     await blocker.query(`select 1 from returns."order" where external_id = 'CRASH-1' for update`);
     const inFlight = call(`/v2.2/stores/${storeId}/returns`, apiSecret, body, headers).catch(() => undefined);
     const held = `select 1 from pg_locks where locktype = 'advisory' and granted and objsubid = 1
                     and ((classid::bigint << 32) | objid::bigint) = hashtextextended('idempotency:' || $1 || ':crash-key-1', 0)`;
-    await eventually(async () => (await query(databaseUrl, held, [storeId])).length === 1, 'the key to be held', { timeoutMs: 10_000 });
+    await eventually(async () => (await query(app.databaseUrl, held, [storeId])).length === 1, 'the key to be held', { timeoutMs: 10_000 });
     // While the first request really runs, a duplicate is told so.
     expect((await call(`/v2.2/stores/${storeId}/returns`, apiSecret, body, headers)).status).toBe(409);
 
-    service!.child.kill('SIGKILL');
-    await service!.exited;
+    await app.kill();
     await inFlight;
     await blocker.query('commit');
     await blocker.end();
@@ -73,6 +50,6 @@ describe('crash-idempotency: a claim dies with its request', () => {
     const replay = await call(`/v2.2/stores/${storeId}/returns`, apiSecret, body, headers);
     expect(replay.status).toBe(200);
     expect(((await replay.json()) as { return: { id: string } }).return.id).toBe(first);
-    expect(await query(databaseUrl, 'select id from returns.return where store_id = $1', [storeId])).toEqual([{ id: first }]);
+    expect(await query(app.databaseUrl, 'select id from returns.return where store_id = $1', [storeId])).toEqual([{ id: first }]);
   });
 });

@@ -8,7 +8,7 @@ import { createLogger } from '../platform/observability/logger.js';
 import { TEST_ADMIN_TOKEN } from './support/app.js';
 import { call, CrashLoad, FLOWED, holdCreation, returnRequest } from './support/crash-load.js';
 import { eventually } from './support/eventually.js';
-import { alive, freePort, postgresPid, run, spawnNode, type Spawned } from './support/processes.js';
+import { alive, freePort, postgresPid, spawnNode, type Spawned } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 /**
@@ -149,8 +149,6 @@ describe('database crashes under load', () => {
   const spawned: Spawned[] = [];
 
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     receiver = await startReceiver();
   });
   afterAll(async () => {

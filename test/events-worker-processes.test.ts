@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { testEnv, useTestApp, type TestAccount } from './support/app.js';
 import { query } from './support/database.js';
 import { drained, expectAcceptanceOrder, orderedEvent, postEvent } from './support/events.js';
 import { eventually } from './support/eventually.js';
-import { run, spawnNode, type Spawned } from './support/processes.js';
+import { spawnNode, type Spawned } from './support/processes.js';
 
 /**
  * Acceptance order across worker processes: three `worker` processes (`npm run start:worker`) on
@@ -19,10 +19,6 @@ describe('custom event processing in three worker processes', () => {
   const stores: TestAccount[] = [];
   const n = 60;
 
-  beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-  });
   afterAll(async () => {
     for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
     await Promise.all(workers.map((w) => w.exited));
@@ -68,8 +64,9 @@ describe('custom event processing in three worker processes', () => {
     startWorker();
     const spread = await eventually(async () => {
       const holders = await laneHolders();
-      return holders.length === 3 && holders.every((h) => h.lanes <= 22) ? holders : undefined;
-    }, 'the three processes to share the lanes', { timeoutMs: 90_000 });
+      // While they rebalance, a lane given up is free for a moment before another process takes it.
+      return holders.length === 3 && holders.every((h) => h.lanes <= 22) && holders.reduce((sum, h) => sum + h.lanes, 0) === 64 ? holders : undefined;
+    }, 'the three processes to share every lane', { timeoutMs: 90_000 });
     expect(spread.reduce((sum, h) => sum + h.lanes, 0)).toBe(64);
     expect(await stored()).toBeLessThan(stores.length * (n / 2));
 

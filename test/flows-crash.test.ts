@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
-import { createTestDatabase, query } from './support/database.js';
+import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { startReceiver } from './support/flows.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { useServiceProcess } from './support/processes.js';
 
 /**
  * A process killed (SIGKILL) in the middle of a run's step, its webhook
@@ -12,35 +12,15 @@ import { freePort, run, spawnNode, waitReady, type Spawned } from './support/pro
  * again with the same webhook id (at least once), and the run finishes once.
  */
 describe('flows: a worker killed mid-step', () => {
-  let databaseUrl: string;
-  let env: Record<string, string | undefined>;
-  let baseUrl: string;
-  let service: Spawned | undefined;
+  const app = useServiceProcess({ LOG_LEVEL: 'silent', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '1,1,2' });
+  const start = () => app.start();
   let hook: Awaited<ReturnType<typeof startReceiver>>;
-
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     hook = await startReceiver();
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = { ...testEnv(databaseUrl), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'silent', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '1,1,2' };
   });
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    await hook?.close();
-  });
-
-  const start = async () => {
-    service = spawnNode(['dist/server/main.js', 'all'], env);
-    await waitReady(baseUrl, service);
-  };
+  afterAll(() => hook?.close());
   const gql = async <T>(q: string, token: string, variables: Record<string, unknown> = {}) => {
-    const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: q, variables }) });
+    const res = await fetch(`${app.baseUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: q, variables }) });
     const body = (await res.json()) as { data?: T; errors?: unknown };
     if (!body.data) throw new Error(JSON.stringify(body.errors));
     return body.data;
@@ -61,27 +41,26 @@ describe('flows: a worker killed mid-step', () => {
       firstSeen = true;
       return 0;
     };
-    const accepted = await fetch(`${baseUrl}/v2.2/stores/${storeId}/events`, {
+    const accepted = await fetch(`${app.baseUrl}/v2.2/stores/${storeId}/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiSecret}`, 'content-type': 'application/json' },
       body: JSON.stringify({ eventName: 'Crash', customer: { email: 'crash@example.com' } }),
     });
     expect(accepted.status).toBe(202);
     await eventually(async () => firstSeen, 'the first webhook to arrive', { timeoutMs: 20_000 });
-    service!.child.kill('SIGKILL');
-    await service!.exited;
-    expect(await query(databaseUrl, 'select status from events.flow_run_step')).toEqual([]);
+    await app.kill();
+    expect(await query(app.databaseUrl, 'select status from events.flow_run_step')).toEqual([]);
 
     await start();
     const run = await eventually(
       async () => {
-        const rows = await query<{ status: string; id: string }>(databaseUrl, 'select id, status from events.flow_run where flow_id = $1', [createFlow.id]);
+        const rows = await query<{ status: string; id: string }>(app.databaseUrl, 'select id, status from events.flow_run where flow_id = $1', [createFlow.id]);
         return rows.length === 1 && rows[0]!.status === 'COMPLETED' ? rows[0] : undefined;
       },
       'the run to complete after the restart',
       { timeoutMs: 90_000, intervalMs: 200 },
     );
-    const steps = await query<{ path: string; status: string }>(databaseUrl, 'select path, status from events.flow_run_step where run_id = $1 order by path', [run.id]);
+    const steps = await query<{ path: string; status: string }>(app.databaseUrl, 'select path, status from events.flow_run_step where run_id = $1 order by path', [run.id]);
     expect(steps).toEqual([
       { path: '0', status: 'DONE' },
       { path: '1', status: 'DONE' },

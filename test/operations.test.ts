@@ -50,8 +50,6 @@ describe('operations: processes, signals, ports and the embedded database', () =
   };
 
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     dataDir = mkdtempSync(join(tmpdir(), 'operations-test-'));
     portA = await freePort();
     portB = await freePort();

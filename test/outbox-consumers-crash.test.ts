@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
-import { consumedEvents, createTestDatabase, query } from './support/database.js';
+import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { consumedEvents, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { useServiceProcess } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 /**
@@ -12,35 +12,15 @@ import { startReceiver, type Receiver } from './support/receiver.js';
  * message per subscription, one run per flow.
  */
 describe('outbox consumers across a killed process', () => {
-  let databaseUrl: string;
-  let env: Record<string, string | undefined>;
-  let baseUrl: string;
-  let service: Spawned | undefined;
+  const app = useServiceProcess({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  const start = () => app.start();
   let receiver: Receiver;
-
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = { ...testEnv(databaseUrl), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
     receiver = await startReceiver();
   });
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    await receiver?.close();
-  });
-
-  const start = async () => {
-    service = spawnNode(['dist/server/main.js', 'all'], env);
-    await waitReady(baseUrl, service);
-  };
+  afterAll(() => receiver?.close());
   const call = async (path: string, token: string, body: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
@@ -59,7 +39,7 @@ describe('outbox consumers across a killed process', () => {
     // Each consumer's pass stalls once it has written its work, so the kill lands in the middle of it. (The
     // killed process's sessions end when their sleep does: PostgreSQL notices a lost client only then.)
     await query(
-      databaseUrl,
+      app.databaseUrl,
       `create function events.stall() returns trigger language plpgsql as $$ begin perform pg_sleep(10); return null; end $$;
        create trigger stall after insert on webhooks.message for each statement execute function events.stall();
        create trigger stall after insert on events.flow_run for each statement execute function events.stall();`,
@@ -68,24 +48,23 @@ describe('outbox consumers across a killed process', () => {
     const events = Array.from({ length: n }, (_, i) => ({ eventName: 'Crash', uniqueId: `crash-${i}`, customer: { email: `crash${i}@example.com` } }));
     expect((await call(`/v2.2/stores/${storeId}/events/bulk`, apiSecret, { events })).status).toBe(202);
     await eventually(async () => {
-      const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`);
+      const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`);
       return row!.n >= 2;
     }, 'the fan-out and the flows to be in the middle of their passes');
-    service!.child.kill('SIGKILL');
-    await service!.exited;
-    await query(databaseUrl, 'drop trigger stall on webhooks.message; drop trigger stall on events.flow_run');
+    await app.kill();
+    await query(app.databaseUrl, 'drop trigger stall on webhooks.message; drop trigger stall on events.flow_run');
     // Their work rolled back with them.
-    expect(await query(databaseUrl, `select 1 from webhooks.message`)).toEqual([]);
-    expect(await query(databaseUrl, `select 1 from events.flow_run`)).toEqual([]);
+    expect(await query(app.databaseUrl, `select 1 from webhooks.message`)).toEqual([]);
+    expect(await query(app.databaseUrl, `select 1 from events.flow_run`)).toEqual([]);
 
     await start();
     const stored = `e.type = 'custom_event.created' and e.store_id = $2`;
-    await consumedEvents(databaseUrl, 'webhooks-outbox', stored, [storeId], n);
-    await consumedEvents(databaseUrl, 'flow-triggers', stored, [storeId], n);
-    const messages = await query<{ event_id: string; n: number }>(databaseUrl, 'select event_id, count(*)::int as n from webhooks.message group by event_id');
+    await consumedEvents(app.databaseUrl, 'webhooks-outbox', stored, [storeId], n);
+    await consumedEvents(app.databaseUrl, 'flow-triggers', stored, [storeId], n);
+    const messages = await query<{ event_id: string; n: number }>(app.databaseUrl, 'select event_id, count(*)::int as n from webhooks.message group by event_id');
     expect(messages).toHaveLength(n);
     expect(messages.every((m) => m.n === 1)).toBe(true);
-    const runs = await query<{ event_id: string; n: number }>(databaseUrl, 'select event_id, count(*)::int as n from events.flow_run where flow_id = $1 group by event_id', [flowId]);
+    const runs = await query<{ event_id: string; n: number }>(app.databaseUrl, 'select event_id, count(*)::int as n from events.flow_run where flow_id = $1 group by event_id', [flowId]);
     expect(runs).toHaveLength(n);
     expect(runs.every((r) => r.n === 1)).toBe(true);
     // And they went out: one delivery per event, one flow webhook per run.

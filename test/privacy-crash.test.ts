@@ -1,10 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEnv } from './support/app.js';
-import { createTestDatabase, query } from './support/database.js';
+import { describe, expect, it } from 'vitest';
+import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { ANN, NEEDLES, scan } from './support/privacy.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { run, useServiceProcess } from './support/processes.js';
 import { orderBody, returnBody } from './support/returns.js';
 
 /**
@@ -13,37 +12,15 @@ import { orderBody, returnBody } from './support/returns.js';
  * and the result leaves no trace. Driven through the admin CLI, as an operator would.
  */
 describe('erasure: a crash in the middle, and the admin CLI', () => {
-  let databaseUrl: string;
-  let env: Record<string, string | undefined>;
-  let baseUrl: string;
-  let service: Spawned | undefined;
-
-  beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = { ...testEnv(databaseUrl), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'silent' };
-  }, 180_000);
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-  });
-
-  const start = async () => {
-    service = spawnNode(['dist/server/main.js', 'all'], env);
-    await waitReady(baseUrl, service);
-  };
+  const app = useServiceProcess({ LOG_LEVEL: 'silent' });
+  const start = () => app.start();
   const cli = async (...args: string[]) => {
-    const result = await run(process.execPath, ['dist/server/cli/admin-cli.js', ...args, '--json'], env);
+    const result = await run(process.execPath, ['dist/server/cli/admin-cli.js', ...args, '--json'], app.env);
     expect(result.code, result.stderr).toBe(0);
     return JSON.parse(result.stdout) as Record<string, any>;
   };
   const rest = async (token: string, method: string, path: string, body: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status, await res.clone().text()).toBeLessThan(300);
   };
   const counts = (erasure: Record<string, any>) => Object.fromEntries((erasure.counts as { kind: string; action: string; count: number }[]).map((c) => [`${c.kind}/${c.action}`, c.count]));
@@ -56,22 +33,21 @@ describe('erasure: a crash in the middle, and the admin CLI', () => {
     const order = orderBody({ customer: { email: ANN.email, firstName: 'Ann', phoneNumber: ANN.phoneNumber } }, [{ id: 'l1', quantity: 1, price: '5.00' }]);
     await rest(apiSecret, 'POST', `/v2.2/stores/${storeId}/custom/orders`, order);
     await rest(apiSecret, 'POST', `/v2.2/stores/${storeId}/returns`, returnBody(order.id as string, [{ lineItemId: 'l1', quantity: 1, reason: 'r' }]));
-    await eventually(async () => (await query(databaseUrl, 'select 1 from events.custom_event where store_id = $1', [storeId])).length === 2, 'her events to be processed');
+    await eventually(async () => (await query(app.databaseUrl, 'select 1 from events.custom_event where store_id = $1', [storeId])).length === 2, 'her events to be processed');
 
     // Her order row held: the erasure finishes its events step, then stops in the returns step.
-    const holder = new pg.Client({ connectionString: databaseUrl });
+    const holder = new pg.Client({ connectionString: app.databaseUrl });
     await holder.connect();
     await holder.query('begin');
     await holder.query(`select 1 from returns."order" where store_id = $1 for update`, [storeId]);
     const requested = await cli('erase-customer', '--store', storeId, '--email', ANN.email);
     expect(requested).toMatchObject({ status: 'PENDING', requestedBy: 'email', suppression: 'DROP' });
-    await eventually(async () => (await query(databaseUrl, `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%update "order"%'`)).length > 0, 'the erasure to reach the held order', { timeoutMs: 60_000 });
+    await eventually(async () => (await query(app.databaseUrl, `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%update "order"%'`)).length > 0, 'the erasure to reach the held order', { timeoutMs: 60_000 });
     const midway = await cli('erasure-status', '--id', requested.id);
     expect(midway.status).toBe('RUNNING');
     expect(counts(midway)).toMatchObject({ 'customer/REMOVED': 1, 'custom_event/REMOVED': 2 });
 
-    service!.child.kill('SIGKILL');
-    await service!.exited;
+    await app.kill();
     await holder.query('rollback');
     await holder.end();
     await start();
@@ -81,16 +57,16 @@ describe('erasure: a crash in the middle, and the admin CLI', () => {
       return erasure.status === 'COMPLETED' ? erasure : undefined;
     }, 'the erasure to resume and complete', { timeoutMs: 150_000, intervalMs: 1000 });
     expect(counts(done)).toMatchObject({ 'customer/REMOVED': 1, 'custom_event/REMOVED': 2, 'order/ANONYMISED': 1, 'return/ANONYMISED': 1, 'suppression/SUPPRESSED': 3 });
-    await eventually(async () => (await scan(databaseUrl, NEEDLES)).length === 0, 'no trace of her', { timeoutMs: 60_000, intervalMs: 1000 });
+    await eventually(async () => (await scan(app.databaseUrl, NEEDLES)).length === 0, 'no trace of her', { timeoutMs: 60_000, intervalMs: 1000 });
 
     // The other commands, and --wait.
     expect(await cli('data-retention', '--store', storeId, '--custom-event-days', '30', '--message-days', 'forever')).toMatchObject({ storeId, customEventDays: 30, messageDays: null, flowRunDays: 90 });
     expect(await cli('enforce-retention')).toEqual({ queued: true });
     await rest(apiSecret, 'POST', `/v2.2/stores/${storeId}/events`, { eventName: 'Hello', customer: { email: 'ivy@example.com' } });
-    await eventually(async () => (await query(databaseUrl, `select 1 from events.customer where email = 'ivy@example.com'`)).length === 1, 'her profile');
+    await eventually(async () => (await query(app.databaseUrl, `select 1 from events.customer where email = 'ivy@example.com'`)).length === 1, 'her profile');
     const waited = await cli('erase-customer', '--store', storeId, '--email', 'ivy@example.com', '--suppression', 'refuse', '--wait');
     expect(waited).toMatchObject({ status: 'COMPLETED', suppression: 'REFUSE' });
-    const bad = await run(process.execPath, ['dist/server/cli/admin-cli.js', 'erase-customer', '--store', storeId, '--json'], env);
+    const bad = await run(process.execPath, ['dist/server/cli/admin-cli.js', 'erase-customer', '--store', storeId, '--json'], app.env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/exactly one/);
   });

@@ -18,8 +18,6 @@ describe('service process with the embedded database', { timeout: 120_000 }, () 
   let current: Spawned | undefined;
 
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     dataDir = mkdtempSync(join(tmpdir(), 'process-test-'));
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;

@@ -32,8 +32,6 @@ describe('README examples', () => {
   let credentials: Record<string, string>;
 
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     dataDir = mkdtempSync(join(tmpdir(), 'readme-test-'));
     port = await freePort();
     service = spawnNode(['dist/server/main.js', 'all'], { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ADMIN_TOKEN: undefined, DEMO_ACCOUNT: undefined, HOST: undefined });
@@ -71,7 +69,9 @@ describe('README examples', () => {
       // Each answer on its own line, so the checks below can find them.
       'curl() { if [[ " $* " == *" -i "* ]]; then command curl "$@" && echo; else command curl --fail-with-body "$@" && echo; fi; }',
     ].join('\n');
-    const out = await run('bash', ['-c', `${prelude}\n${script}`], { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined, LOG_LEVEL: 'warn' });
+    // About 20 s on a quiet two-core machine (each admin command starts in about a second from the built
+    // checkout); the bound leaves room for a loaded one, inside the test's own.
+    const out = await run('bash', ['-c', `${prelude}\n${script}`], { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined, LOG_LEVEL: 'warn' }, projectRoot(), 240_000);
     expect(out.code, `${out.stderr}\n--- stdout ---\n${out.stdout.slice(-3000)}\n--- service log ---\n${service.output().slice(-4000)}`).toBe(0);
     // GraphQL reports errors in a 200 body (Loop's refusals are {"errors":{...}}, an object: expected there).
     expect(out.stdout).not.toContain('"errors":[');

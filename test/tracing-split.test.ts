@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
 import { createTestDatabase, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { freePort, spawnNode, waitReady, type Spawned } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 /** A span as OTLP/HTTP JSON carries it, with the service that sent it. */
@@ -69,8 +69,6 @@ describe('tracing in split mode (one process per role, OTLP export)', () => {
   const parentOf = (span: ExportedSpan) => spans().find((s) => s.spanId === span.parentSpanId);
 
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
     collector = await startCollector();
     receiver = await startReceiver();
     databaseUrl = await createTestDatabase();

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, testEnv } from './support/app.js';
-import { createTestDatabase, query } from './support/database.js';
-import { freePort, run, spawnNode, waitReady, type Spawned } from './support/processes.js';
+import { TEST_ADMIN_TOKEN } from './support/app.js';
+import { query } from './support/database.js';
+import { useServiceProcess } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { orderBody, returnBody } from './support/returns.js';
 import { eventually } from './support/eventually.js';
@@ -13,43 +13,15 @@ import { eventually } from './support/eventually.js';
  * order per subject, the interrupted one under the same webhook-id.
  */
 describe('webhook delivery across a killed process', () => {
-  let databaseUrl: string;
-  let env: Record<string, string | undefined>;
-  let baseUrl: string;
-  let service: Spawned | undefined;
+  const app = useServiceProcess({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '1000' });
+  const start = () => app.start();
   let receiver: Receiver;
-
   beforeAll(async () => {
-    const build = await run('npm', ['run', '--silent', 'build']);
-    expect(build.code, build.stderr + build.stdout).toBe(0);
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = {
-      ...testEnv(databaseUrl),
-      PORT: String(port),
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',
-      WEBHOOK_TIMEOUT_MS: '1000',
-    };
     receiver = await startReceiver();
   });
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    await receiver?.close();
-  });
-
-  const start = async () => {
-    service = spawnNode(['dist/server/main.js', 'all'], env);
-    await waitReady(baseUrl, service);
-  };
+  afterAll(() => receiver?.close());
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
@@ -85,14 +57,13 @@ describe('webhook delivery across a killed process', () => {
     await eventually(async () => held, 'the held delivery', { timeoutMs: 30_000 });
     // More changes, committed; then the process dies before (most of) them are delivered.
     for (const id of returns) expect((await call('POST', `/v2.2/returns/${id}/comments`, apiSecret, { comment: { message: 'two' } })).status).toBe(201);
-    service!.child.kill('SIGKILL');
-    await service!.exited;
+    await app.kill();
     const inFlightId = receiver.received.find((r) => JSON.parse(r.body).type === 'updated' && JSON.parse(r.body).return.notes.length === 1)!.headers['webhook-id'];
 
     await start();
     // 3 returns x (created + 2 comments) = 9 events, each succeeded exactly once.
     await eventually(async () => {
-      const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from webhooks.message where state = 'succeeded'`);
+      const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from webhooks.message where state = 'succeeded'`);
       return row!.n === 9;
     }, 'all nine events delivered', { timeoutMs: 60_000 });
     const seen = receiver.received.map((r) => ({ id: r.headers['webhook-id'] as string, body: new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as any }));

@@ -9,7 +9,6 @@ import { createOrm, migrate } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { createLogger } from '../../platform/observability/logger.js';
 import { need, UsageError } from './cli-args.js';
-import { privacyCommand } from './privacy-command.js';
 import { SEED_DEMO_USAGE } from './seed-demo.js';
 
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
@@ -128,7 +127,8 @@ async function main(): Promise<number> {
       case 'erasure-status':
       case 'data-retention':
       case 'enforce-retention':
-        result = await privacyCommand(command, values, { url: database.url, orm, accounts, logger, timeouts: config.dbTimeouts });
+        // Loaded only for these commands: they bring the GraphQL layer's validation with them.
+        result = await (await import('./privacy-command.js')).privacyCommand(command, values, { url: database.url, orm, accounts, logger, timeouts: config.dbTimeouts });
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

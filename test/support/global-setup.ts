@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
+import { projectRoot } from '../../platform/project-root.js';
 import { createLogger } from '../../platform/observability/logger.js';
 
 declare module 'vitest' {
@@ -44,6 +46,16 @@ export function removeAbandonedClusters(dir = tmpdir()): string[] {
 }
 
 /**
+ * The built service (`dist/`), once for the whole run and only when a source changed: the tests that
+ * start it as a process (`spawnNode`, the admin CLI, `npm start`) run what `npm start` runs, and no
+ * two test files build at the same time.
+ */
+function buildService(): void {
+  const build = spawnSync(process.execPath, [join(projectRoot(), 'scripts', 'build-if-stale.mjs')], { cwd: projectRoot(), encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+}
+
+/**
  * One PostgreSQL for the whole run: `TEST_DATABASE_URL` when given, else an
  * embedded throwaway server (fsync off). Each test file creates its own
  * database on it (see test/support/app.ts). Its directory goes whatever the
@@ -51,6 +63,7 @@ export function removeAbandonedClusters(dir = tmpdir()): string[] {
  * one was killed.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  buildService();
   if (process.env.TEST_DATABASE_URL) {
     project.provide('databaseUrl', process.env.TEST_DATABASE_URL);
     return async () => {};

@@ -1,8 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { projectRoot } from '../../platform/project-root.js';
 import { freePort } from '../../platform/db/embedded-postgres.js';
+import { testEnv } from './app.js';
+import { createTestDatabase } from './database.js';
 import { eventually } from './eventually.js';
 
 export { freePort };
@@ -28,9 +31,10 @@ export function spawnCommand(command: string, args: string[], env: Record<string
   return { child, output: () => out, exited };
 }
 
-export function run(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = projectRoot()): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a command to its end (killed after `timeoutMs`, 120 s unless said), with its output. */
+export function run(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = projectRoot(), timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -58,4 +62,51 @@ export function postgresPid(dataDir: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The service as its own process, as `useServiceProcess` keeps it. */
+export interface ServiceProcess {
+  databaseUrl: string;
+  baseUrl: string;
+  /** The environment it starts with (a test may change it before a `start`). */
+  env: Record<string, string | undefined>;
+  /** The process started last. */
+  service: Spawned | undefined;
+  /** Starts it (again): `dist/server/main.js` in a role (`all` by default), ready when this resolves. */
+  start(role?: string[]): Promise<Spawned>;
+  /** Kills the running process (SIGKILL unless told otherwise) and waits for it to be gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * For the tests that kill the service and start it again: the built service (global set-up builds it)
+ * as a separate process on a test database of its own and a free port, with `env` on top of the
+ * test environment. Whatever still runs is killed after the file's tests.
+ */
+export function useServiceProcess(env: Record<string, string | undefined> = {}): ServiceProcess {
+  const handle: ServiceProcess = {
+    databaseUrl: '',
+    baseUrl: '',
+    env: {},
+    service: undefined,
+    async start(role = ['all']) {
+      handle.service = spawnNode(['dist/server/main.js', ...role], handle.env);
+      await waitReady(handle.baseUrl, handle.service);
+      return handle.service;
+    },
+    async kill(signal = 'SIGKILL') {
+      const service = handle.service;
+      if (!service || service.child.exitCode !== null || service.child.signalCode !== null) return;
+      service.child.kill(signal);
+      await service.exited;
+    },
+  };
+  beforeAll(async () => {
+    handle.databaseUrl = await createTestDatabase();
+    const port = await freePort();
+    handle.baseUrl = `http://127.0.0.1:${port}`;
+    handle.env = { ...testEnv(handle.databaseUrl), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env };
+  });
+  afterAll(() => handle.kill());
+  return handle;
 }
