@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { sweep } from '../webhooks/delivery.service.js';
 import { useTestAccount, useTestApp } from './support/app.js';
+import { query } from './support/database.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 import { eventually } from './support/eventually.js';
 import { call, createWebhook } from './support/webhooks.js';
 
@@ -160,32 +163,80 @@ describe('webhook subscriptions (REST)', () => {
     expect(bad.body.errors[0].pointer).toBe('/start');
   });
 
-  it('a delete that deadlocks with a deliverer (lanes locked, then the subscription referenced) is run again: 204, not 500', async () => {
-    const created = await createWebhook(app, acme, hook());
+  it('a delete does not wait for a deliverer holding its lanes and referencing it: 204 at once, then 404; the sweep purges it later', async () => {
+    const created = await createWebhook(app, acme, hook({ externalId: 'held' }));
     const id = created.body.webhook.id as string;
     const deliverer = new pg.Client({ connectionString: app.databaseUrl });
     await deliverer.connect();
     try {
-      // A claim's order: its lanes first, then (recording an attempt) a reference to the subscription.
+      // A deliverer's order: its lanes first, then (recording an attempt) a reference to the subscription.
       await deliverer.query(`insert into webhooks.lane (subscription_id, lane) values ($1, 'sub_1')`, [id]);
       await deliverer.query('begin');
       await deliverer.query('select 1 from webhooks.lane where subscription_id = $1 for update', [id]);
-      const [{ pid }] = (await deliverer.query<{ pid: number }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
-      const deleting = call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${id}`);
-      // The delete holds the subscription and waits for the lane. (Found by who blocks it: under load
-      // pg_stat_activity can show a waiting backend's previous statement as its query.)
-      await eventually(async () => {
-        const { rows } = await deliverer.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
-        return rows.length ? true : undefined;
-      }, 'the delete to wait on the lane');
-      // The attempt's foreign key check: waits for the delete, which waits for this transaction.
       await deliverer.query('select 1 from webhooks.subscription where id = $1 for key share', [id]);
-      await deliverer.query('commit');
-      expect((await deleting).status).toBe(204);
+      // Answered while the deliverer's transaction is still open: the delete waits for nobody.
+      expect((await call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${id}`)).status).toBe(204);
       expect((await call(app, acme.apiSecret, 'GET', `/v2.2/webhooks/${id}`)).status).toBe(404);
+      expect((await call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${id}`)).status).toBe(404);
+      const list = await call(app, acme.apiSecret, 'GET', `/v2.2/stores/${acme.storeId}/webhooks?page-size=100`);
+      expect(list.body.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
+      // Its externalId is free for a new subscription at once.
+      expect((await createWebhook(app, acme, hook({ externalId: 'held' }))).status).toBe(201);
+      await deliverer.query('commit');
     } finally {
       await deliverer.end();
     }
+    await sweep(app.service.runtime.deps.webhooks!.orm);
+    expect(await query(app.databaseUrl, 'select 1 from webhooks.subscription where id = $1', [id])).toEqual([]);
+    expect(await query(app.databaseUrl, 'select 1 from webhooks.lane where subscription_id = $1', [id])).toEqual([]);
+  });
+});
+
+describe('webhook subscriptions deleted and changed under delivery load', () => {
+  const app = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1' });
+  const acme = useTestAccount(app, 'Acme');
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    // A slow receiver that sometimes fails: deliveries stay in flight and lanes stay held while the changes land.
+    receiver.answer(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      return { status: Math.random() < 0.2 ? 500 : 204 };
+    });
+  });
+  afterAll(() => receiver?.close());
+
+  it('answers every DELETE and PUT (204, never 5xx) while the fan-out and the deliverers hold the subscriptions\' lanes, and sends nothing to a deleted one', { timeout: 120_000 }, async () => {
+    // Each subscription has a path of its own, so the receiver tells them apart.
+    const subscription = (path: string) => ({ callback: { url: `${receiver.url}/${path}`, auth: null }, topic: 'custom_event' });
+    const post = (n: number) =>
+      call(app, acme.apiSecret, 'POST', `/v2.2/stores/${acme.storeId}/events/bulk`, {
+        events: Array.from({ length: 50 }, (_, i) => ({ eventName: 'Load', customer: { email: `load-${n}-${i % 10}@example.com` }, data: { n, i } })),
+      });
+    const statuses: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await createWebhook(app, acme, subscription(`r${round}s${i}`))).body.webhook.id as string);
+      // Events flowing to every subscription (fan-out inserting messages, deliverers holding lanes) ...
+      const flowing = Promise.all(Array.from({ length: 4 }, (_, n) => post(round * 10 + n)));
+      await eventually(async () => (await query(app.databaseUrl, `select 1 from webhooks.message where subscription_id = any($1) limit 1`, [ids])).length > 0, 'messages for the subscriptions');
+      // ... while two are changed and two deleted.
+      const changes = await Promise.all([
+        call(app, acme.apiSecret, 'PUT', `/v2.2/webhooks/${ids[0]}`, { webhook: { callback: subscription(`r${round}s0`).callback } }),
+        call(app, acme.apiSecret, 'PUT', `/v2.2/webhooks/${ids[1]}`, { webhook: { callback: subscription(`r${round}s1`).callback } }),
+        call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${ids[2]}`),
+        call(app, acme.apiSecret, 'DELETE', `/v2.2/webhooks/${ids[3]}`),
+      ]);
+      statuses.push(...changes.map((c) => c.status));
+      expect((await flowing).map((r) => r.status)).toEqual([202, 202, 202, 202]);
+      const deletedAt = Date.now();
+      // Nothing is sent to a deleted subscription after its 204: a request that started before may still finish.
+      await eventually(async () => (await query(app.databaseUrl, `select 1 from webhooks.lane l join webhooks.subscription s on s.id = l.subscription_id where s.id = any($1) and l.lease_until > now()`, [ids.slice(2)])).length === 0, 'leases on the deleted subscriptions to end');
+      const deleted = [`/r${round}s2`, `/r${round}s3`];
+      const sentSince = receiver.received.filter((r) => r.at > deletedAt && deleted.includes(r.path));
+      expect(sentSince).toEqual([]);
+    }
+    expect(statuses.every((s) => s === 204), `statuses: ${statuses.join(',')}`).toBe(true);
   });
 });
 

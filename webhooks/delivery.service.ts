@@ -131,7 +131,7 @@ export class Deliverer extends PollingLoop {
         em,
         `with due as (
            select l.subscription_id, l.lane from lane l join subscription s on s.id = l.subscription_id
-            where l.ready_at <= now() and (l.lease_until is null or l.lease_until < now()) and s.disabled_at is null
+            where l.ready_at <= now() and (l.lease_until is null or l.lease_until < now()) and s.disabled_at is null and s.deleted_at is null
             order by l.ready_at limit $1 for update of l skip locked)
          -- ready_at moves to the lease's end too: the due index no longer lists a leased lane (claims
          -- do not scan past lanes in flight), and a lease that runs out makes the lane due by itself.
@@ -326,12 +326,17 @@ export class Deliverer extends PollingLoop {
   }
 }
 
+/** Deleted subscriptions purged per sweep, each in its own short transaction. */
+const PURGED_PER_SWEEP = 20;
+
 /**
  * Housekeeping, one process at a time: messages of a subscription disabled for 3 days are
- * discarded (and logged so). The log and finished messages past their store's retention are the
- * retention job's (webhooks/webhook.privacy.ts).
+ * discarded (and logged so), and deleted subscriptions are purged with their messages, lanes and
+ * log. The log and finished messages past their store's retention are the retention job's
+ * (webhooks/webhook.privacy.ts).
  */
-export async function sweep(orm: Orm): Promise<void> {
+export async function sweep(orm: Orm, logger?: Logger): Promise<void> {
+  await purgeDeleted(orm, logger);
   await orm.em.fork().transactional(async (em) => {
     const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:sweep')) as ok`);
     if (!lock!.ok) return;
@@ -352,4 +357,23 @@ export async function sweep(orm: Orm): Promise<void> {
       webhookDeliveries.inc({ outcome: 'discarded' }, discarded.length);
     }
   });
+}
+
+/**
+ * The rows of deleted subscriptions (the cascade takes their messages, lanes and log). A purge
+ * that would wait for a deliverer finishing with one of its lanes gives way (lock timeout) and is
+ * tried again at the next sweep: nothing waits on it, since a deleted subscription is already gone
+ * for every reader.
+ */
+async function purgeDeleted(orm: Orm, logger?: Logger): Promise<void> {
+  const deleted = await sql<{ id: string }>(orm.em.fork(), 'select id from subscription where deleted_at is not null order by deleted_at limit $1', [PURGED_PER_SWEEP]);
+  for (const { id } of deleted) {
+    await orm.em
+      .fork()
+      .transactional(async (em) => {
+        await sql(em, `set local lock_timeout = '2s'`);
+        await sql(em, 'delete from subscription where id = $1 and deleted_at is not null', [id]);
+      })
+      .catch((err: unknown) => logger?.debug({ err, subscriptionId: id }, 'deleted webhook subscription not purged yet'));
+  }
 }

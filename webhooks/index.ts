@@ -5,6 +5,7 @@ import { RETENTION_DEFAULTS } from '../platform/privacy/retention.js';
 import { Deliverer, sweep } from './delivery.service.js';
 import { Migration20261210000100_webhooks } from './migrations/Migration20261210000100_webhooks.js';
 import { Migration20261227000000_message_trace } from './migrations/Migration20261227000000_message_trace.js';
+import { Migration20261230000000_subscription_deleted } from './migrations/Migration20261230000000_subscription_deleted.js';
 import { backfill } from './webhook-backfill.job.js';
 import { replay } from './webhook-replay.job.js';
 import { FanOut, WEBHOOKS_CONSUMER } from './webhook.consumer.js';
@@ -37,6 +38,7 @@ export const webhooksModule = defineModule({
     migrations: [
       { name: 'Migration20261210000100_webhooks', class: Migration20261210000100_webhooks },
       { name: 'Migration20261227000000_message_trace', class: Migration20261227000000_message_trace },
+      { name: 'Migration20261230000000_subscription_deleted', class: Migration20261230000000_subscription_deleted },
     ],
   },
   async queues(boss) {
@@ -63,11 +65,11 @@ export const webhooksModule = defineModule({
       logger,
       apply: (em, events) => fanOut.apply(em, events),
       // Only the events of stores with a subscription to their topic (a topic is its types' prefix) are read in full.
-      wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topic = split_part(o.type, '.', 1))`,
+      wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topic = split_part(o.type, '.', 1) and s.deleted_at is null)`,
       onConsumed: () => deliverer.poke(),
       idleMs: 20,
     });
-    const sweeper = setInterval(() => void sweep(orm).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
+    const sweeper = setInterval(() => void sweep(orm, logger).catch((err: unknown) => logger.error({ err }, 'webhook sweep failed')), 60_000);
     sweeper.unref();
     await boss.work<{ subscriptionId: string; start: string }>(WEBHOOK_REPLAY_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
       await replay(orm, job!.data.subscriptionId, job!.data.start);

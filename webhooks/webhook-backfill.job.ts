@@ -19,7 +19,7 @@ const PAGE = 500;
  */
 export async function backfill(orm: Orm, accounts: AccountsService, sources: BackfillSources, subscriptionId: string): Promise<number> {
   const em = orm.em.fork();
-  const [sub] = await sql<{ store_id: string; topic: WebhookTopic }>(em, 'select store_id, topic from subscription where id = $1', [subscriptionId]);
+  const [sub] = await sql<{ store_id: string; topic: WebhookTopic }>(em, 'select store_id, topic from subscription where id = $1 and deleted_at is null', [subscriptionId]);
   const source = sub && sources[sub.topic];
   if (!sub || !source) return 0;
   // Drawn before the subjects are read (a sequence is not transactional).

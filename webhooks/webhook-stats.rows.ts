@@ -24,7 +24,7 @@ export async function webhookStats(orm: Orm, storeId: string, window: Window): P
                 case when m.state = 'succeeded' then extract(epoch from m.finished_at - m.created_at) * 1000 end as latency
            from subscription s join message m on m.subscription_id = s.id
             and m.created_at >= ${c.p(new Date(window.from).toISOString(), 'timestamptz')} and m.created_at < ${c.p(new Date(window.until).toISOString(), 'timestamptz')}
-          where s.store_id = ${c.p(storeId)})
+          where s.store_id = ${c.p(storeId)} and s.deleted_at is null)
        select bucket, subscription_id as "subscriptionId", grouping(bucket, subscription_id) as grouping, count(*)::int as deliveries,
               (count(*) filter (where state = 'succeeded'))::int as succeeded, (count(*) filter (where state = 'discarded'))::int as failed,
               (count(*) filter (where state = 'queued'))::int as pending, sum(attempts)::int as attempts,
@@ -32,7 +32,7 @@ export async function webhookStats(orm: Orm, storeId: string, window: Window): P
          from m group by grouping sets ((bucket), (subscription_id), ())`,
       c.params,
     ),
-    sql<{ id: string; topic: string; url: string }>(orm.em.fork(), 'select id, topic, url from subscription where store_id = $1 order by created_at, id', [storeId]),
+    sql<{ id: string; topic: string; url: string }>(orm.em.fork(), 'select id, topic, url from subscription where store_id = $1 and deleted_at is null order by created_at, id', [storeId]),
   ]);
   const measures = ({ deliveries, succeeded, failed, pending, attempts, latencyP50Ms, latencyP95Ms }: MeasureRow): WebhookMeasuresType => ({
     deliveries,

@@ -104,7 +104,8 @@ export class FanOut {
     const subscriptions = await sql<SubscriptionMatch>(
       em,
       `select s.id, s.store_id, s.topic, s.created_at from subscription s
-         join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic`,
+         join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic
+        where s.deleted_at is null`,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
     if (!subscriptions.length) return;

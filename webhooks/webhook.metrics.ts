@@ -28,7 +28,7 @@ export function registerWebhookMetrics(orm: Orm): () => void {
       orm.em.fork(),
       `select m.subscription_id as subscription, count(*)::int as queued, extract(epoch from now() - min(m.created_at))::float8 as oldest
          from message m join subscription s on s.id = m.subscription_id
-        where m.state = 'queued' and s.disabled_at is null
+        where m.state = 'queued' and s.disabled_at is null and s.deleted_at is null
         group by m.subscription_id order by oldest desc limit ${REPORTED}`,
     );
     queued.reset();

@@ -111,13 +111,14 @@ export class WebhookSubscriptions {
   async list(storeId: string, page: PageRequest): Promise<Page<WebhookDocument>> {
     const where = new Conditions();
     where.and(`store_id = ${where.p(storeId)}`);
+    where.and('deleted_at is null');
     const rows = await keysetPage<SubscriptionRow>(this.em(), { columns: COLUMNS, from: 'subscription', where, sortColumn: 'created_at', idColumn: 'id', page });
     return { ...rows, items: rows.items.map(document) };
   }
 
   /** The subscription, if the caller may see its store; otherwise 404 as if it did not exist. */
   private async visible(principal: Principal, id: string, em: EntityManager = this.em(), lock = false): Promise<SubscriptionRow> {
-    const [row] = await sql<SubscriptionRow>(em, `select ${COLUMNS} from subscription where id = $1${lock ? ' for update' : ''}`, [id]);
+    const [row] = await sql<SubscriptionRow>(em, `select ${COLUMNS} from subscription where id = $1 and deleted_at is null${lock ? ' for no key update' : ''}`, [id]);
     if (!row || !canSeeStore(principal, row.store_id)) throw notFound('webhook-not-found', `Webhook ${id} was not found.`);
     return row;
   }
@@ -153,10 +154,12 @@ export class WebhookSubscriptions {
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.visible(principal, id);
-    // Its messages, lanes and log go with it (foreign keys cascade). The cascade locks lanes after the
-    // subscription, while a deliverer's claim locks its lanes and then references the subscription (an
-    // attempt row): the two can deadlock, and PostgreSQL then aborts one of them.
-    await retryOnDeadlock(() => sql(this.em(), 'delete from subscription where id = $1', [id]));
+    // Marked, not deleted here: the mark locks the subscription's row alone, in a mode the fan-out's and
+    // the deliverers' references to it (foreign key checks) do not wait for, and nothing of it is sent
+    // from now on. Its messages, lanes and log go with it in the sweep (delivery.service.ts#sweep).
+    // Its externalId is free again at once.
+    const [marked] = await sql(this.em(), 'update subscription set deleted_at = now(), external_id = null, updated_at = now() where id = $1 and deleted_at is null returning 1', [id]);
+    if (!marked) throw notFound('webhook-not-found', `Webhook ${id} was not found.`);
   }
 
   /** Queues a replay of the subscription's events since `start` (202): new messages, in their original order, after what is owed now. */

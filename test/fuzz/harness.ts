@@ -51,7 +51,7 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
   (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
   (select count(*) from events.segment), (select count(*) from pgboss.job where name = 'custom-events'), (select count(*) from events.custom_event),
-  (select count(*) from webhooks.subscription), (select max(updated_at) from webhooks.subscription)
+  (select count(*) from webhooks.subscription where deleted_at is null), (select max(updated_at) from webhooks.subscription)
 )::text as print`;
 
 /**
