@@ -10,6 +10,9 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A read replica for heavy reads (decisions section 19); bypassed while away or more than `replicaMaxLagSeconds` behind. */
+  databaseReplicaUrl: string | undefined;
+  replicaMaxLagSeconds: number;
   dataDir: string;
   adminToken: string | undefined;
   /** Bearer token for `/metrics` besides the admin token (a scraper should not hold the admin token). */
@@ -160,6 +163,8 @@ export function loadConfig(env: Env = environment()): Config {
     // Loopback unless told otherwise: a developer's demo credentials stay off the local network.
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    replicaMaxLagSeconds: int(env, 'REPLICA_MAX_LAG_SECONDS', 30, 0),
     dataDir: resolve(env.DATA_DIR || '.data'),
     adminToken: env.ADMIN_TOKEN || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,

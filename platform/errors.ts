@@ -135,9 +135,12 @@ export const internalError = () => new AppError('unexpected', 'internal-error', 
 
 /**
  * SQLSTATE classes 08 (connection exception) and 57P (the server shutting down, crashed or starting
- * up), and 57014: a statement cancelled, by the statement timeout or by an operator.
+ * up: a failover's `57P01`-`57P03`), 57014 (a statement cancelled, by the statement timeout or by an
+ * operator), 25006 (a write on a read-only node: a connection that reached a standby or a demoted
+ * primary during a failover) and 53300 (too many connections: every process reconnecting at once
+ * after one).
  */
-const UNAVAILABLE_SQLSTATE = /^(08|57P|57014$)/;
+const UNAVAILABLE_SQLSTATE = /^(08|57P|57014$|25006$|53300$)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 /**

@@ -1,6 +1,7 @@
 import type { AccountsService } from './accounts/accounts.service.js';
 import type { Config, SubgraphName } from './config.js';
 import type { DbModule, Orm } from './db/orm.js';
+import type { HeavyReads } from './db/replica.js';
 import { buildFederatedSchema, type FederatedSchema, type FederatedSchemaOptions } from './graphql/build-federated-schema.js';
 import type { OutboxConsumerDeclaration } from './jobs/outbox-consumers.js';
 import type { OutboxContract } from './jobs/outbox.js';
@@ -41,6 +42,8 @@ export interface Contributions {
 /** What the runtime gives a module: its own pool (or the platform's), the queue, and the shared services. */
 export interface ModuleDeps {
   orm: Orm;
+  /** Reads that tolerate seconds of lag (stats, dashboards, export scans): the read replica when there is a usable one, else `orm`. */
+  heavyReads: HeavyReads;
   boss: PgBoss;
   accounts: AccountsService;
   config: Config;

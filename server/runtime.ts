@@ -4,10 +4,11 @@ import { AccountsService } from '../platform/accounts/accounts.service.js';
 import { CredentialCache } from '../platform/accounts/credential-cache.js';
 import type { Config, SubgraphName } from '../platform/config.js';
 import { setCursorSigningKey } from '../platform/api/cursor.js';
-import { openDatabase, type Database } from '../platform/db/database.js';
+import { openDatabase, untilAvailable, type Database } from '../platform/db/database.js';
 import { DatabaseWatch } from '../platform/db/database-watch.js';
-import { createOrm, migrate, poolOf, type Orm } from '../platform/db/orm.js';
+import { createOrm, migrate, poolOf, type DbModule, type Orm } from '../platform/db/orm.js';
 import { poolServes } from '../platform/db/pool.js';
+import { onPrimary, ReplicaReads, ReplicaWatch, type HeavyReads } from '../platform/db/replica.js';
 import { registerOutboxConsumers } from '../platform/jobs/outbox-consumers.js';
 import { retryInterruptedJobs, startQueue, type PgBoss } from '../platform/jobs/queue.js';
 import { buildGraph, PLATFORM_GRAPH, type Contributions, type GraphName, type ModuleDefinition, type ModuleDeps } from '../platform/module.js';
@@ -107,7 +108,13 @@ interface RunningModule {
  * one's pool and migrations, every module's queues, their services, the graphs, the workers and
  * the metrics, in that order.
  */
-export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+export function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+  // A database that cannot be reached at start (a cluster failing over, a database starting after the
+  // service) is waited for, up to DATABASE_LOST_EXIT_MS: each try releases what it opened.
+  return untilAvailable('start', () => openRuntime(config, logger, options), logger, config.databaseLostExitMs);
+}
+
+async function openRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(config, logger);
   const runsWorkers = options.role === 'all' || options.role === 'worker';
   let boss: PgBoss | undefined;
@@ -122,6 +129,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     },
   });
   const opened: Orm[] = [];
+  const replicaReads: ReplicaReads[] = [];
+  let replica: ReplicaWatch | undefined;
   let credentialCache: CredentialCache | undefined;
   const removeMetrics: (() => void)[] = [];
   const stopWorkers: (() => Promise<void>)[] = [];
@@ -133,6 +142,11 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     // flight, last started first, before the queue and the pools close.
     for (const stop of stopWorkers.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'workers stop failed'));
     await credentialCache?.stop();
+    await replica?.stop();
+    for (const reads of replicaReads) {
+      const orm = await reads.opened();
+      if (orm) opened.push(orm);
+    }
     await boss?.stop({ graceful: true, close: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => logger.error({ err }, 'queue stop failed'));
     logger.debug('queue stopped');
     // Bounded: work that outlived its request (answered at its deadline, its statement still waiting)
@@ -161,6 +175,17 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
     boss = await startQueue(database.url, logger, { supervise: runsWorkers, poolSize: config.dbPoolSize, timeouts: config.dbTimeouts });
 
     const secrets = secretBoxOf(accounts);
+    if (config.databaseReplicaUrl) {
+      replica = new ReplicaWatch(config.databaseReplicaUrl, config.replicaMaxLagSeconds, config.dbTimeouts, logger);
+      await replica.start();
+    }
+    // Each module's heavy reads: on its own small pool on the replica (opened on first use), else on its primary pool.
+    const heavyReadsOf = (orm: Orm, db: DbModule): HeavyReads => {
+      if (!replica) return onPrimary(orm);
+      const reads = new ReplicaReads(orm, () => createOrm(replica!.url, db, Math.max(2, Math.ceil(config.dbPoolSize / 2)), logger, config.dbTimeouts, 'replica'), replica, logger);
+      replicaReads.push(reads);
+      return reads;
+    };
     const contributions: Contributions = { subjects: {}, privacy: [], consumers: OUTBOX_CONSUMERS };
     const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
     const running: RunningModule[] = [];
@@ -172,7 +197,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Runt
         await migrate(database.url, orm, definition.db);
         pools[definition.name] = { orm, max: config.dbPoolSize };
       }
-      running.push({ definition, deps: { orm, boss, accounts, config, logger: logger.child({ module: definition.name }), secrets, contributions } });
+      const heavyReads = heavyReadsOf(orm, definition.db ?? platformDbModule);
+      running.push({ definition, deps: { orm, heavyReads, boss, accounts, config, logger: logger.child({ module: definition.name }), secrets, contributions } });
     }
     // Every role may send any module's jobs (the facade too), so every role declares every queue.
     for (const definition of MODULES) await definition.queues?.(boss);

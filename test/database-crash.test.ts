@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { createLogger } from '../platform/observability/logger.js';
 import { TEST_ADMIN_TOKEN } from './support/app.js';
 import { call, CrashLoad, FLOWED, holdCreation, returnRequest } from './support/crash-load.js';
 import { eventually } from './support/eventually.js';
-import { alive, freePort, postgresPid, spawnNode, type Spawned } from './support/processes.js';
+import { alive, freePort, pgCtl, postgresPid, spawnNode, type Spawned } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 /**
@@ -235,13 +234,3 @@ describe('database crashes under load', () => {
     await external.stop();
   });
 });
-
-/** Runs the embedded package's pg_ctl on the cluster under `dataDir`, as the user PostgreSQL runs as. */
-async function pgCtl(dataDir: string, ...args: string[]): Promise<void> {
-  // Where the server's own binaries are (platform/db/embedded-postgres.ts): a copy under DATA_DIR when the postgres user cannot reach node_modules.
-  const copy = join(dataDir, 'postgres-bin', 'bin', 'pg_ctl');
-  const bin = existsSync(copy) ? copy : ((await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { pg_ctl: string }).pg_ctl;
-  // PostgreSQL refuses root: as root, the embedded server runs as the `postgres` user, and so must pg_ctl.
-  const user = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) } : {};
-  execFileSync(bin, ['-D', join(dataDir, 'pg'), ...args], { cwd: dataDir, stdio: 'pipe', ...user });
-}

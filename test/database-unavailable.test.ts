@@ -14,6 +14,13 @@ describe('database unavailability', () => {
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
+  it('recognises what a failover adds: a write on a read-only node, every process reconnecting at once', () => {
+    expect(isDatabaseUnavailable(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('57P02', 'terminating connection due to crash of another server process'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('53300', 'sorry, too many clients already'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('25001', 'there is already a transaction in progress'))).toBe(false);
+  });
+
   it('recognises a database that cannot serve in time: no pool connection within the acquire timeout, a statement past its timeout', () => {
     const acquire = new Error('no connection from the returns pool (4 open, 9 waiting)', {
       cause: new Error('timeout exceeded when trying to connect'),

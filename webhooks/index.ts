@@ -51,7 +51,7 @@ export const webhooksModule = defineModule({
     resolvers: [WebhookResolver, WebhookStatsResolver],
     instances: ({ deps, subscriptions }) => [
       new WebhookResolver({ webhooks: subscriptions, accounts: deps.accounts }),
-      new WebhookStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
+      new WebhookStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
     ],
   },
   async workers({ deps }) {

@@ -1,7 +1,7 @@
 import { bucketOf } from '../platform/analytics/sql.js';
 import type { Window } from '../platform/analytics/time-window.input.js';
 import { Conditions } from '../platform/db/keyset.js';
-import { sql, type Orm } from '../platform/db/orm.js';
+import { heavySql, type HeavyReads } from '../platform/db/replica.js';
 import type { WebhookMeasuresType, WebhookStatsType } from './webhook-stats.type.js';
 
 type MeasureRow = WebhookMeasuresType & { bucket: number | null; subscriptionId: string | null; grouping: number };
@@ -13,13 +13,11 @@ const NONE: WebhookMeasuresType = { deliveries: 0, succeeded: 0, failed: 0, pend
  * messages by (subscription, created_at): the percentiles cannot be summed, so each grouping is
  * computed from the messages themselves. Messages are kept 30 days after they finish.
  */
-export async function webhookStats(orm: Orm, storeId: string, window: Window): Promise<WebhookStatsType> {
+export async function webhookStats(reads: HeavyReads, storeId: string, window: Window): Promise<WebhookStatsType> {
   const c = new Conditions();
   const bucket = bucketOf(c, window);
   const [rows, subscriptions] = await Promise.all([
-    sql<MeasureRow>(
-      orm.em.fork(),
-      `with m as (
+    heavySql<MeasureRow>(reads, `with m as (
          select s.id as subscription_id, ${bucket('m.created_at')} as bucket, m.state, m.attempts,
                 case when m.state = 'succeeded' then extract(epoch from m.finished_at - m.created_at) * 1000 end as latency
            from subscription s join message m on m.subscription_id = s.id
@@ -32,7 +30,7 @@ export async function webhookStats(orm: Orm, storeId: string, window: Window): P
          from m group by grouping sets ((bucket), (subscription_id), ())`,
       c.params,
     ),
-    sql<{ id: string; topic: string; url: string }>(orm.em.fork(), 'select id, topic, url from subscription where store_id = $1 and deleted_at is null order by created_at, id', [storeId]),
+    heavySql<{ id: string; topic: string; url: string }>(reads, 'select id, topic, url from subscription where store_id = $1 and deleted_at is null order by created_at, id', [storeId]),
   ]);
   const measures = ({ deliveries, succeeded, failed, pending, attempts, latencyP50Ms, latencyP95Ms }: MeasureRow): WebhookMeasuresType => ({
     deliveries,

@@ -40,13 +40,21 @@ export class CredentialCache {
       this.client = undefined;
       this.flush();
       if (err) this.logger.warn({ err }, 'credential cache listener lost; authenticating from the database until it is back');
-      if (!this.stopped) this.retry = setTimeout(() => void this.start().catch((e: unknown) => lost(e)), 1000);
+      // A failed start schedules the next one itself (below), so the error needs no handler here.
+      if (!this.stopped) this.retry = setTimeout(() => void this.start().catch(() => undefined), 1000);
     };
     client.on('error', lost);
     client.on('end', () => lost());
     this.client = client;
-    await client.connect();
-    await client.query(`listen ${CREDENTIALS_CHANNEL}`);
+    try {
+      await client.connect();
+      // LISTEN needs a primary: on a standby (a failover in progress) it fails and is tried again.
+      await client.query(`listen ${CREDENTIALS_CHANNEL}`);
+    } catch (err) {
+      lost(err);
+      void client.end().catch(() => undefined);
+      throw err;
+    }
     this.flush();
     this.listening = true;
   }

@@ -92,8 +92,11 @@ export class DatabaseWatch {
         await client.connect();
         this.client = client;
       }
-      await this.client.query('select 1');
+      // Reachable is not enough behind a proxy during a failover: a node still (or already again) in
+      // recovery takes no write, so the database counts as away until a primary answers.
+      const { rows } = await this.client.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
       this.slowSince = undefined;
+      if (rows[0]?.standby) throw new Error('the database answers read-only (a standby, not the primary)');
       if (this.downSince !== undefined) {
         const downSince = new Date(this.downSince);
         this.options.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again: ready');

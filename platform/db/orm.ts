@@ -35,10 +35,11 @@ export function poolOf(orm: Orm): pg.Pool {
   return pools.get(orm)!;
 }
 
-export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Promise<Orm> {
+/** An ORM over its own pool on the module's schema: on the primary (every write), or on a read replica (`role: 'replica'`: heavy reads only, platform/db/replica.ts). */
+export async function createOrm(url: string, module: DbModule, poolSize: number, logger: Logger, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS, role: 'primary' | 'replica' = 'primary'): Promise<Orm> {
   const pool = createPool(
     {
-      ...poolConfig(url, `returns-platform ${module.name}`, poolSize, timeouts),
+      ...poolConfig(url, `returns-platform ${module.name}${role === 'replica' ? ' replica' : ''}`, poolSize, timeouts, role),
       // Each module's pool searches its own schema first, so its raw SQL names its tables unqualified.
       options: `-c search_path=${module.schema},public`,
       // Connections live a minute idle: re-opening one costs a SCRAM handshake on the request that needs it.

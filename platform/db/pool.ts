@@ -19,13 +19,35 @@ export function connectionConfig(url: string, name: string, timeouts: DatabaseTi
   };
 }
 
+/** The SQLSTATE PostgreSQL answers a write on a read-only node with (read_only_sql_transaction). */
+export const READ_ONLY_SQLSTATE = '25006';
+
+/**
+ * Refuses a connection that reached a standby. Behind a proxy in front of a cluster, a connection
+ * opened during a failover may land on a node that is (still, or already again) read-only: a
+ * demoted former primary, or a standby a slow health check still routes to. node-postgres has no
+ * `target_session_attrs`, so every connection that may write asks itself on connect; a standby's
+ * is closed at once and fails like an unreachable database (the request answers 503, the pool
+ * opens another on the next use). One round trip per new connection.
+ */
+export async function requirePrimary(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
+  if (rows[0]?.standby) throw Object.assign(new Error('connected to a read-only standby, not the primary'), { code: READ_ONLY_SQLSTATE });
+}
+
 /**
  * A pool's connections, any pool (the ORMs' and pg-boss's): the above, where
  * `connectionTimeoutMillis` bounds the whole wait for a connection (a free one or a new one), and
- * a statement timeout so no statement holds a connection for ever.
+ * a statement timeout so no statement holds a connection for ever. Only a primary's connections are
+ * kept (`requirePrimary`), unless the pool is a replica's.
  */
-export function poolConfig(url: string, name: string, max: number, timeouts: DatabaseTimeouts): pg.PoolConfig {
-  return { ...connectionConfig(url, name, timeouts), max, ...(timeouts.statementMs > 0 && { statement_timeout: timeouts.statementMs }) };
+export function poolConfig(url: string, name: string, max: number, timeouts: DatabaseTimeouts, role: 'primary' | 'replica' = 'primary'): pg.PoolConfig {
+  return {
+    ...connectionConfig(url, name, timeouts),
+    max,
+    ...(timeouts.statementMs > 0 && { statement_timeout: timeouts.statementMs }),
+    ...(role === 'primary' && { onConnect: requirePrimary }),
+  };
 }
 
 /** A pool whose connection failures are logged instead of taking the process down. */

@@ -111,7 +111,13 @@ export async function startQueue(url: string, logger: Logger, options: { supervi
     notifyKeepAliveInitialDelayMs: options.timeouts.keepAliveMs,
   });
   boss.on('error', (err: unknown) => logger.error({ err }, 'queue error'));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (err) {
+    // pg-boss cannot start again after a failed start: this one goes, a retry makes a new one.
+    await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+    throw err;
+  }
   // A tuning, not a requirement: a database user that may not alter the tables still runs the service.
   await vacuumJobTablesEarly(boss).catch((err: unknown) => logger.warn({ err }, 'could not set the job tables\' autovacuum settings'));
   return boss;

@@ -1,5 +1,6 @@
 import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
+import { onPrimary, type HeavyReads } from '../../platform/db/replica.js';
 import { publish, settleInTransaction, type ClaimedJob } from '../../platform/jobs/outbox.js';
 import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } from './custom-event.events.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
@@ -117,6 +118,8 @@ export class CustomEventService {
     private readonly boss: PgBoss,
     /** Erased customers' identifiers; the subgraph always passes them (tests that drive processing by hand may not). */
     private readonly suppressions?: CustomerSuppressions,
+    /** Where the store-wide scans go (exports' mentions): the read replica when there is a usable one. */
+    private readonly heavyReads: HeavyReads = onPrimary(orm),
   ) {}
 
   private em(): EntityManager {
@@ -267,7 +270,8 @@ export class CustomEventService {
     const c = new Conditions();
     c.and(`store_id = ${c.p(storeId)}`).and(`customer_id is distinct from ${c.p(exceptCustomerId)}`);
     const p = c.p(pattern);
-    return this.listWhere(c.and(`(data::text ~* ${p} or coalesce(extra::text, '') ~* ${p})`), {}, page);
+    // Reads every event of the store: a heavy read.
+    return this.heavyReads.run((orm) => this.listWhere(c.and(`(data::text ~* ${p} or coalesce(extra::text, '') ~* ${p})`), {}, page, orm.em.fork()));
   }
 
   /** A store's events, newest first, by name and time range (`since` inclusive, `until` exclusive). */
@@ -276,11 +280,11 @@ export class CustomEventService {
     return this.listWhere(c.and(`store_id = ${c.p(storeId)}`), filters, page);
   }
 
-  private async listWhere(c: Conditions, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest): Promise<Page<CustomEventRow>> {
+  private async listWhere(c: Conditions, filters: { eventName?: string; since?: Date; until?: Date }, page: PageRequest, em: EntityManager = this.em()): Promise<Page<CustomEventRow>> {
     c.when(filters.eventName, (v) => `event_name = ${v}`)
       .when(filters.since, (v) => `event_timestamp >= ${v}`)
       .when(filters.until, (v) => `event_timestamp < ${v}`);
-    return keysetPage<CustomEventRow>(this.em(), { columns: EVENT_COLUMNS, from: 'custom_event', where: c, sortColumn: 'event_timestamp', idColumn: 'id', page });
+    return keysetPage<CustomEventRow>(em, { columns: EVENT_COLUMNS, from: 'custom_event', where: c, sortColumn: 'event_timestamp', idColumn: 'id', page });
   }
 
   /** The property catalogue: every (event name, key, type) seen in the store. */

@@ -1,7 +1,7 @@
 import { bucketOf, MAX_GROUPS, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
 import type { Window } from '../../platform/analytics/time-window.input.js';
 import { Conditions } from '../../platform/db/keyset.js';
-import { sql, type Orm } from '../../platform/db/orm.js';
+import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { SegmentCompiler, type PropertyCondition } from './segments/segment.rules.js';
 
 /**
@@ -33,7 +33,7 @@ export interface EventQuestion {
 const NONE: EventSums = { count: 0, customers: 0, sum: null };
 
 export class EventStatsReads {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly reads: HeavyReads) {}
 
   async stats(storeId: string, eventName: string, window: Window, question: EventQuestion): Promise<EventStatRows> {
     return question.where?.length || question.by !== undefined || question.sumProperty !== undefined
@@ -57,9 +57,7 @@ export class EventStatsReads {
         from ${rangesFrom(c, raw)} join custom_event e on e.store_id = ${store} and e.event_name = ${name} and e.event_timestamp >= r.lo and e.event_timestamp < r.hi`);
     }
     // Per bucket and customer first: a bucket's distinct customers are then its rows, the window's a second grouping.
-    const rows = await sql<{ bucket: number; count: number; customers: number }>(
-      this.orm.em.fork(),
-      `with per as materialized (select bucket, customer_id, sum(n) as n from (${branches.join(' union all ')}) t group by bucket, customer_id)
+    const rows = await heavySql<{ bucket: number; count: number; customers: number }>(this.reads, `with per as materialized (select bucket, customer_id, sum(n) as n from (${branches.join(' union all ')}) t group by bucket, customer_id)
        select bucket, sum(n)::float8 as count, count(*)::int as customers from per group by bucket
        union all
        select -1, 0, count(*)::int from (select customer_id from per group by customer_id) w`,
@@ -87,9 +85,7 @@ export class EventStatsReads {
     const sumKey = question.sumProperty === undefined ? undefined : c.p(question.sumProperty, 'text');
     const value = sumKey ? `case when jsonb_typeof(e.data -> ${sumKey}) = 'number' then (e.data -> ${sumKey})::numeric end` : 'null::numeric';
     const sums = `count(*)::float8 as count, count(distinct customer_id)::int as customers, ${sumKey ? 'coalesce(sum(value), 0)::float8' : 'null::float8'} as sum`;
-    const rows = await sql<EventSums & { kind: 'bucket' | 'total' | 'group'; bucket: number | null; key: string | null }>(
-      this.orm.em.fork(),
-      `with t as materialized (
+    const rows = await heavySql<EventSums & { kind: 'bucket' | 'total' | 'group'; bucket: number | null; key: string | null }>(this.reads, `with t as materialized (
          select ${bucket('e.event_timestamp')} as bucket, ${key} as key, e.customer_id, ${value} as value
            from custom_event e
           where e.store_id = $1 and e.event_name = ${c.p(eventName)} and e.event_timestamp >= ${c.p(new Date(window.from).toISOString(), 'timestamptz')}
@@ -114,9 +110,7 @@ export class EventStatsReads {
 
   /** The store's event names, alphabetically: a skip over the rollup's key, one index probe per name. */
   async eventNames(storeId: string): Promise<string[]> {
-    const rows = await sql<{ name: string }>(
-      this.orm.em.fork(),
-      `with recursive names(name) as (
+    const rows = await heavySql<{ name: string }>(this.reads, `with recursive names(name) as (
          (select event_name from event_stat where store_id = $1 order by event_name limit 1)
          union all
          select (select s.event_name from event_stat s where s.store_id = $1 and s.event_name > names.name order by s.event_name limit 1) from names where names.name is not null

@@ -37,7 +37,7 @@ import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
 function services(deps: ModuleDeps) {
   const customers = new CustomerService(deps.orm);
   const suppressions = new CustomerSuppressions(deps.orm, deps.accounts);
-  const events = new CustomEventService(deps.orm, deps.boss, suppressions);
+  const events = new CustomEventService(deps.orm, deps.boss, suppressions, deps.heavyReads);
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
   // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key).
   const flows = new FlowService(deps.orm, {
@@ -109,8 +109,8 @@ export const eventsSubgraph = defineModule({
       new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
       new MessageResolver(),
       new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
-      new EventStatsResolver({ stats: new EventStatsReads(deps.orm), accounts: deps.accounts }),
-      new FlowStatsResolver({ orm: deps.orm, accounts: deps.accounts }),
+      new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), accounts: deps.accounts }),
+      new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },

@@ -44,7 +44,7 @@ function services(deps: ModuleDeps) {
     items: new InventoryItemService(deps.orm),
     levels: new InventoryLevelService(deps.orm),
     shipments: new InboundShipmentService(deps.orm),
-    stats: new InventoryStatsReads(deps.orm),
+    stats: new InventoryStatsReads(deps.heavyReads),
   };
 }
 

@@ -86,7 +86,7 @@ export const returnsSubgraph = defineModule({
       new StoreSettingsResolver(s),
       new CustomerReturnsResolver(s),
       new CustomerExportResolver(s),
-      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.orm) }),
+      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.heavyReads) }),
     ],
     references: (s) => returnReferences(s),
   },

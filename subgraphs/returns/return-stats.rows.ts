@@ -1,7 +1,7 @@
 import { bucketOf, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
 import type { Window } from '../../platform/analytics/time-window.input.js';
 import { Conditions } from '../../platform/db/keyset.js';
-import { sql, type Orm } from '../../platform/db/orm.js';
+import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
 import type { ReturnFilter } from './return.schemas.js';
 
@@ -48,7 +48,7 @@ const instantMs = (value: string | null | undefined) => {
 const instant = (value: string | null | undefined) => (value ? timeBoundInstant(value) : undefined);
 
 export class ReturnStatsReads {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly reads: HeavyReads) {}
 
   /** Sums per bucket (or over the window: `perBucket` false), key and currency; `top` keeps the largest keys by returns. */
   async returns(storeId: string, window: Window, shape: StatShape, filter: ReturnFilter, options: { perBucket: boolean; top?: number }): Promise<StatRow[]> {
@@ -84,10 +84,8 @@ export class ReturnStatsReads {
     const summed = `select bucket, key, currency, sum(returns)::int as returns, sum(items)::int as items, sum(refund)::text as refund,
         sum(store_credit)::text as "storeCredit", sum(exchange)::text as exchange
       from (${branches.join(' union all ')}) t group by bucket, key, currency`;
-    if (options.top === undefined) return sql<StatRow>(this.orm.em.fork(), summed, c.params);
-    return sql<StatRow>(
-      this.orm.em.fork(),
-      `with t as (${summed}), top as (select key from t group by key order by sum(returns) desc, key limit ${c.p(options.top, 'int')})
+    if (options.top === undefined) return heavySql<StatRow>(this.reads, summed, c.params);
+    return heavySql<StatRow>(this.reads, `with t as (${summed}), top as (select key from t group by key order by sum(returns) desc, key limit ${c.p(options.top, 'int')})
        select t.* from t join top using (key)`,
       c.params,
     );
@@ -112,6 +110,6 @@ export class ReturnStatsReads {
         join order_line_item l on l.order_id = o.id and l.removed_at is null${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
     }
     if (!branches.length) return [];
-    return sql<OrderedRow>(this.orm.em.fork(), `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);
+    return heavySql<OrderedRow>(this.reads, `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);
   }
 }

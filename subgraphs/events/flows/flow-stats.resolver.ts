@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { storeWindow, TimeWindowInput } from '../../../platform/analytics/time-window.input.js';
 import type { AccountsService } from '../../../platform/accounts/accounts.service.js';
-import type { Orm } from '../../../platform/db/orm.js';
+import type { HeavyReads } from '../../../platform/db/replica.js';
 import { authorizeStoreAccess } from '../../../platform/graphql/authorize.js';
 import type { GraphQLContext } from '../../../platform/graphql/context.js';
 import { flowStats } from './flow-stats.rows.js';
@@ -10,7 +10,7 @@ import { FlowStatsType } from './flow-stats.type.js';
 /** Flow activity for dashboards (scope `flows_read`, docs/analytics.md). */
 @Resolver()
 export class FlowStatsResolver {
-  constructor(private readonly deps: { orm: Orm; accounts: AccountsService }) {}
+  constructor(private readonly deps: { reads: HeavyReads; accounts: AccountsService }) {}
 
   @Query(() => FlowStatsType, { description: "Runs started, completed, failed and exited, and messages by channel and status, of the store's flows (or one) in a window." })
   async flowStats(
@@ -20,6 +20,6 @@ export class FlowStatsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<FlowStatsType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'flows_read');
-    return flowStats(this.deps.orm, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), flowId ?? undefined);
+    return flowStats(this.deps.reads, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), flowId ?? undefined);
   }
 }

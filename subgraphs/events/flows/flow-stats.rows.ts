@@ -1,7 +1,7 @@
 import { bucketOf, MAX_GROUPS } from '../../../platform/analytics/sql.js';
 import type { Window } from '../../../platform/analytics/time-window.input.js';
 import { Conditions } from '../../../platform/db/keyset.js';
-import { sql, type Orm } from '../../../platform/db/orm.js';
+import { heavySql, type HeavyReads } from '../../../platform/db/replica.js';
 import type { FlowMeasuresType, FlowStatsType } from './flow-stats.type.js';
 
 interface CountRow {
@@ -33,16 +33,14 @@ const sortMessages = (m: FlowMeasuresType) => m.messages.sort((a, b) => (a.chann
  * `flowStats`: runs by their start and by their end, messages by when they were sent, each
  * counted per bucket and flow in the database (indexes by store and time), summed here.
  */
-export async function flowStats(orm: Orm, storeId: string, window: Window, flowId: string | undefined): Promise<FlowStatsType> {
+export async function flowStats(reads: HeavyReads, storeId: string, window: Window, flowId: string | undefined): Promise<FlowStatsType> {
   const c = new Conditions();
   const store = c.p(storeId);
   const bucket = bucketOf(c, window);
   const [from, until] = [c.p(new Date(window.from).toISOString(), 'timestamptz'), c.p(new Date(window.until).toISOString(), 'timestamptz')];
   const oneFlow = flowId === undefined ? '' : ` and flow_id = ${c.p(flowId)}`;
   const [rows, flows] = await Promise.all([
-    sql<CountRow>(
-      orm.em.fork(),
-      `select bucket, flow_id as "flowId", what, channel, status, count(*)::int as count from (
+    heavySql<CountRow>(reads, `select bucket, flow_id as "flowId", what, channel, status, count(*)::int as count from (
          select ${bucket('started_at')} as bucket, flow_id, 'STARTED' as what, null as channel, null as status
            from flow_run where store_id = ${store} and started_at >= ${from} and started_at < ${until}${oneFlow}
          union all
@@ -54,7 +52,7 @@ export async function flowStats(orm: Orm, storeId: string, window: Window, flowI
        ) t group by 1, 2, 3, 4, 5`,
       c.params,
     ),
-    sql<{ id: string; name: string }>(orm.em.fork(), `select id, name from flow where store_id = $1${flowId === undefined ? '' : ' and id = $2'}`, flowId === undefined ? [storeId] : [storeId, flowId]),
+    heavySql<{ id: string; name: string }>(reads, `select id, name from flow where store_id = $1${flowId === undefined ? '' : ' and id = $2'}`, flowId === undefined ? [storeId] : [storeId, flowId]),
   ]);
   const series = window.starts.map(empty);
   const totals = empty();
