@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { createLogger } from '../platform/observability/logger.js';
-import { TEST_ADMIN_TOKEN } from './support/app.js';
-import { call, CrashLoad, FLOWED, holdCreation, returnRequest } from './support/crash-load.js';
+import { CrashLoad, crashUnderLoad, serviceEnv, stopsCleanly } from './support/crash-load.js';
 import { eventually } from './support/eventually.js';
 import { alive, freePort, pgCtl, postgresPid, spawnNode, type Spawned } from './support/processes.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -18,129 +17,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
  * while the database could not serve, and the processes stop as after any other day.
  */
 
-const KILLS = 3;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function serviceEnv(extra: Record<string, string>): Record<string, string | undefined> {
-  return {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    DEMO_ACCOUNT: 'false',
-    DATABASE_URL: undefined,
-    // Small pools: a pool that lost connections for good would run dry within the first kills.
-    DB_POOL_SIZE: '4',
-    EVENTS_RATE_LIMIT_PER_SECOND: '100000',
-    API_RATE_LIMIT_PER_MINUTE: '1000000',
-    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
-    ...extra,
-  };
-}
-
-/** Polls each process's /readyz: which kills each saw answered 503, and whether all are ready now. */
-function watchReadiness(urls: string[]) {
-  let kill = -1;
-  let running = true;
-  const saw = urls.map(() => new Set<number>());
-  const last = urls.map(() => 0);
-  const loops = urls.map(async (url, i) => {
-    while (running) {
-      const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(15_000) }).then(
-        (r) => r.status,
-        () => 0,
-      );
-      last[i] = status;
-      if (status === 503 && kill >= 0) saw[i]!.add(kill);
-      await sleep(100);
-    }
-  });
-  return {
-    killed: (k: number) => (kill = k),
-    notReadyAfter: (k: number) => eventually(async () => saw.every((s) => s.has(k)), `every process's /readyz to answer 503 after kill ${k + 1}`, { timeoutMs: 30_000 }),
-    ready: (what: string) => eventually(async () => last.every((s) => s === 200), `every process to be ready again ${what} (last: ${last.join(', ')})`, { timeoutMs: 90_000 }),
-    stop: async () => {
-      running = false;
-      await Promise.all(loops);
-    },
-  };
-}
-
-/** Every operation of every part, once, right after the recovery: each must answer as on any day. */
-async function everyOperationAnswers(load: CrashLoad): Promise<void> {
-  const { storeId } = load.store;
-  expect(await load.createReturn('after-the-crashes', 'CRASH-0')).toEqual(expect.any(String));
-  const reads = [
-    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/returns?page-size=5`, load.store.apiSecret),
-    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/inventory-items`, load.store.apiSecret),
-    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/webhooks`, load.store.apiSecret),
-    await load.graphql('flows', 'query($s: ID!) { flows(storeId: $s) { totalCount } }', { s: storeId }),
-  ];
-  expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-  expect(await load.adjustInventory()).toBe(200);
-  await load.sendEvent('after-the-crashes', FLOWED);
-  expect(load.events).toContain('after-the-crashes');
-}
-
-/** SIGTERM, then the exit: code 0, and no pool left waiting on a connection lost in the crash. */
-async function stopsCleanly(spawned: Spawned): Promise<void> {
-  spawned.child.kill('SIGTERM');
-  const { code } = await spawned.exited;
-  expect(code, spawned.output().slice(-3000)).toBe(0);
-  expect(spawned.output()).not.toContain('did not close in time');
-}
-
-/** Runs the load, kills the database KILLS times through `kill`, checks the answers on the way, and the outcome. */
-async function crashUnderLoad(load: CrashLoad, receiver: Receiver, readyUrls: string[], kill: (k: number) => Promise<void>, output: () => string): Promise<void> {
-  const readiness = watchReadiness(readyUrls);
-  const context = () => `${JSON.stringify(load.summary())}\n${output().slice(-3000)}`;
-  try {
-    load.start();
-    await load.moves('once the load is under way');
-    // The first kill cuts off a return creation inside its transaction, holding its Idempotency-Key.
-    const held = await holdCreation(load, 'held-key');
-    for (let k = 0; k < KILLS; k++) {
-      if (k > 0) await sleep(300 + Math.random() * 2_000);
-      readiness.killed(k);
-      await kill(k);
-      await readiness.notReadyAfter(k).catch((err: Error) => {
-        throw new Error(`${err.message}\n${context()}`);
-      });
-      await readiness.ready(`after kill ${k + 1}`).catch((err: Error) => {
-        throw new Error(`${err.message}\n${context()}`);
-      });
-      if (k === 0) {
-        // Cut off by the crash: answered, as "retry", not left hanging nor a masked 500.
-        expect((await held.answer).status, JSON.stringify(await held.answer)).toBe(503);
-        await held.blocker.end().catch(() => undefined);
-      }
-      await load.moves(`after kill ${k + 1}`).catch((err: Error) => {
-        throw new Error(`${err.message}\n${output().slice(-3000)}`);
-      });
-    }
-  } finally {
-    await load.stop();
-    await readiness.stop();
-  }
-  await everyOperationAnswers(load);
-
-  // The key the crash cut off is retried: one return, replayed from then on.
-  const heldId = await load.createReturn('held-key', 'HELD');
-  expect(heldId, context()).toEqual(expect.any(String));
-  const replay = await call(load.baseUrl, 'POST', `/v2.2/stores/${load.store.storeId}/returns`, load.store.apiSecret, returnRequest('HELD'), 'held-key');
-  expect(replay.status).toBe(200);
-  expect(replay.body.return.id).toBe(heldId);
-
-  const answers = [...load.answers.keys()];
-  expect(load.failures, context()).toEqual([]);
-  // Every request got an answer, and what failed for the crash said "retry" (503), never a masked 500.
-  expect(answers.filter((a) => / (-1|500)$/.test(a)), context()).toEqual([]);
-  expect(answers.some((a) => a.endsWith(' 503')), context()).toBe(true);
-  await load.verify(receiver);
-}
 
 describe('database crashes under load', () => {
   let receiver: Receiver;

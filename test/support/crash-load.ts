@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { expect } from 'vitest';
+import type { Spawned } from './processes.js';
 import { TEST_ADMIN_TOKEN } from './app.js';
 import { query } from './database.js';
 import { eventually } from './eventually.js';
@@ -46,6 +47,8 @@ export class CrashLoad {
   /** The acknowledged events that start a flow run. */
   readonly flowed = new Set<string>();
   inventory = { acknowledged: 0, unknown: 0 };
+  /** When each acknowledged write was sent (its last try) and acknowledged. */
+  private readonly acks: { sentAt: number; at: number }[] = [];
   /** Operations that ended in an answer no retry fixes (a bug), with what was answered. */
   readonly failures: string[] = [];
   private running = false;
@@ -103,8 +106,12 @@ export class CrashLoad {
   private async untilAcknowledged(operation: string, send: () => Promise<Answer>, acknowledged: (a: Answer) => boolean): Promise<Answer | undefined> {
     const started = Date.now();
     for (;;) {
+      const sentAt = Date.now();
       const answer = await send();
-      if (acknowledged(answer)) return answer;
+      if (acknowledged(answer)) {
+        this.acks.push({ sentAt, at: Date.now() });
+        return answer;
+      }
       if (![0, 409, 503].includes(answer.status) || Date.now() - started > GIVE_UP_MS) {
         this.failures.push(`${operation}: ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`);
         return undefined;
@@ -192,6 +199,11 @@ export class CrashLoad {
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.clients);
+  }
+
+  /** When the first write sent at or after `t` was acknowledged (a write gap's end); Infinity when none was. */
+  firstWriteSentSince(t: number): number {
+    return Math.min(...this.acks.filter((a) => a.sentAt >= t).map((a) => a.at));
   }
 
   /** How much each part has acknowledged so far. */
@@ -310,4 +322,147 @@ export async function holdCreation(load: CrashLoad, key: string): Promise<{ answ
                   and ((classid::bigint << 32) | objid::bigint) = hashtextextended('idempotency:' || $1 || ':' || $2, 0)`;
   await eventually(async () => (await query(load.databaseUrl, held, [load.store.storeId, key])).length === 1, 'the held creation to claim its key', { timeoutMs: 30_000 });
   return { answer, blocker };
+}
+
+/** The environment of the service processes the crash tests start (the database URL and ports on top). */
+export function serviceEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    DEMO_ACCOUNT: 'false',
+    DATABASE_URL: undefined,
+    // Small pools: a pool that lost connections for good would run dry within the first kills.
+    DB_POOL_SIZE: '4',
+    EVENTS_RATE_LIMIT_PER_SECOND: '100000',
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
+    ...extra,
+  };
+}
+
+/** Polls each process's /readyz: which kills each saw answered 503, and whether all are ready now. */
+function watchReadiness(urls: string[]) {
+  let kill = -1;
+  let running = true;
+  const saw = urls.map(() => new Set<number>());
+  const last = urls.map(() => 0);
+  const loops = urls.map(async (url, i) => {
+    while (running) {
+      const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(15_000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
+      last[i] = status;
+      if (status === 503 && kill >= 0) saw[i]!.add(kill);
+      await sleep(100);
+    }
+  });
+  return {
+    killed: (k: number) => (kill = k),
+    notReadyAfter: (k: number) => eventually(async () => saw.every((s) => s.has(k)), `every process's /readyz to answer 503 after kill ${k + 1}`, { timeoutMs: 30_000 }),
+    ready: (what: string) => eventually(async () => last.every((s) => s === 200), `every process to be ready again ${what} (last: ${last.join(', ')})`, { timeoutMs: 90_000 }),
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Every operation of every part, once, right after the recovery: each must answer as on any day. */
+export async function everyOperationAnswers(load: CrashLoad): Promise<void> {
+  const { storeId } = load.store;
+  expect(await load.createReturn('after-the-crashes', 'CRASH-0')).toEqual(expect.any(String));
+  const reads = [
+    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/returns?page-size=5`, load.store.apiSecret),
+    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/inventory-items`, load.store.apiSecret),
+    await call(load.baseUrl, 'GET', `/v2.2/stores/${storeId}/webhooks`, load.store.apiSecret),
+    await load.graphql('flows', 'query($s: ID!) { flows(storeId: $s) { totalCount } }', { s: storeId }),
+  ];
+  expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  expect(await load.adjustInventory()).toBe(200);
+  await load.sendEvent('after-the-crashes', FLOWED);
+  expect(load.events).toContain('after-the-crashes');
+}
+
+/** SIGTERM, then the exit: code 0, and no pool left waiting on a connection lost in the crash. */
+export async function stopsCleanly(spawned: Spawned): Promise<void> {
+  spawned.child.kill('SIGTERM');
+  const { code } = await spawned.exited;
+  expect(code, spawned.output().slice(-3000)).toBe(0);
+  expect(spawned.output()).not.toContain('did not close in time');
+}
+
+/** What each failure cost: from the failure until the first write sent after it was acknowledged, and until every process was ready again. */
+export interface Gap {
+  writesMs: number;
+  readyMs: number;
+}
+
+/**
+ * Runs the load, brings the database down `kills` times through `kill` (3 unless said), checks the
+ * answers on the way and the outcome, and measures each gap.
+ */
+export async function crashUnderLoad(
+  load: CrashLoad,
+  receiver: Receiver,
+  readyUrls: string[],
+  kill: (k: number) => Promise<void>,
+  output: () => string,
+  options: { kills?: number } = {},
+): Promise<Gap[]> {
+  const kills = options.kills ?? 3;
+  const gaps: Gap[] = [];
+  const readiness = watchReadiness(readyUrls);
+  const context = () => `${JSON.stringify(load.summary())}\n${output().slice(-3000)}`;
+  try {
+    load.start();
+    await load.moves('once the load is under way');
+    // The first kill cuts off a return creation inside its transaction, holding its Idempotency-Key.
+    const held = await holdCreation(load, 'held-key');
+    for (let k = 0; k < kills; k++) {
+      if (k > 0) await sleep(300 + Math.random() * 2_000);
+      readiness.killed(k);
+      const killedAt = Date.now();
+      await kill(k);
+      await readiness.notReadyAfter(k).catch((err: Error) => {
+        throw new Error(`${err.message}\n${context()}`);
+      });
+      await readiness.ready(`after kill ${k + 1}`).catch((err: Error) => {
+        throw new Error(`${err.message}\n${context()}`);
+      });
+      const readyMs = Date.now() - killedAt;
+      if (k === 0) {
+        // Cut off by the crash: answered, as "retry", not left hanging nor a masked 500.
+        expect((await held.answer).status, JSON.stringify(await held.answer)).toBe(503);
+        await held.blocker.end().catch(() => undefined);
+      }
+      await load.moves(`after kill ${k + 1}`).catch((err: Error) => {
+        throw new Error(`${err.message}\n${output().slice(-3000)}`);
+      });
+      gaps.push({ writesMs: load.firstWriteSentSince(killedAt) - killedAt, readyMs });
+    }
+  } finally {
+    await load.stop();
+    await readiness.stop();
+  }
+  await everyOperationAnswers(load);
+
+  // The key the crash cut off is retried: one return, replayed from then on.
+  const heldId = await load.createReturn('held-key', 'HELD');
+  expect(heldId, context()).toEqual(expect.any(String));
+  const replay = await call(load.baseUrl, 'POST', `/v2.2/stores/${load.store.storeId}/returns`, load.store.apiSecret, returnRequest('HELD'), 'held-key');
+  expect(replay.status).toBe(200);
+  expect(replay.body.return.id).toBe(heldId);
+
+  const answers = [...load.answers.keys()];
+  expect(load.failures, context()).toEqual([]);
+  // Every request got an answer, and what failed for the crash said "retry" (503), never a masked 500.
+  expect(answers.filter((a) => / (-1|500)$/.test(a)), context()).toEqual([]);
+  expect(answers.some((a) => a.endsWith(' 503')), context()).toBe(true);
+  await load.verify(receiver);
+  return gaps;
 }
