@@ -38,6 +38,11 @@ interface Answer {
   body: any;
 }
 
+export interface LoadOptions {
+  waitSeconds?: number;
+  comments?: boolean;
+}
+
 export class CrashLoad {
   /** Answers by operation and status (0: no connection, -1: no answer within NO_ANSWER_MS). */
   readonly answers = new Map<string, number>();
@@ -54,14 +59,23 @@ export class CrashLoad {
   private running = false;
   private clients: Promise<void>[] = [];
 
+  /** Comments acknowledged per return. */
+  readonly comments = new Map<string, number>();
+
   constructor(
     readonly baseUrl: string,
     readonly databaseUrl: string,
     readonly store: Store,
+    private readonly options: LoadOptions = {},
   ) {}
 
   /** One account with orders to return from, a product at a location, a flow and a webhook subscription. */
-  static async prepare(baseUrl: string, databaseUrl: string, receiver: Receiver): Promise<CrashLoad> {
+  /**
+   * `waitSeconds`: the flow waits that long before its webhook step (a delayed job across the
+   * failures); `comments`: a client also comments on the acknowledged returns, one after the other,
+   * so each return has several changes whose webhooks must arrive in order.
+   */
+  static async prepare(baseUrl: string, databaseUrl: string, receiver: Receiver, options: LoadOptions = {}): Promise<CrashLoad> {
     const admin = async (q: string, variables: Record<string, unknown>) => {
       const res = await call(baseUrl, 'POST', '/graphql', TEST_ADMIN_TOKEN, { query: q, variables });
       expect(res.body?.errors, JSON.stringify(res.body)).toBeUndefined();
@@ -81,11 +95,18 @@ export class CrashLoad {
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const flow = await call(baseUrl, 'POST', '/graphql', apiSecret, {
       query: 'mutation($s: ID!, $i: FlowInput!) { createFlow(storeId: $s, input: $i) { id } }',
-      variables: { s: storeId, i: { name: 'Crash', trigger: { eventName: FLOWED }, steps: [{ webhook: { url: `http://127.0.0.1:${receiver.port}/flow` } }] } },
+      variables: {
+        s: storeId,
+        i: {
+          name: 'Crash',
+          trigger: { eventName: FLOWED },
+          steps: [...(options.waitSeconds ? [{ wait: { seconds: options.waitSeconds } }] : []), { webhook: { url: `http://127.0.0.1:${receiver.port}/flow` } }],
+        },
+      },
     });
     expect(flow.body?.errors, JSON.stringify(flow.body)).toBeUndefined();
     const store = { storeId, apiSecret, productId: upsertProduct.id as string, locationId: createLocation.id as string, flowId: flow.body.data.createFlow.id as string };
-    return new CrashLoad(baseUrl, databaseUrl, store);
+    return new CrashLoad(baseUrl, databaseUrl, store, options);
   }
 
   private count(operation: string, status: number): void {
@@ -193,12 +214,26 @@ export class CrashLoad {
     this.running = true;
     // Modest on purpose: the machine running the tests runs other test files beside this one.
     this.clients = [this.returnCreator(0), this.returnCreator(1), this.returnReader(), this.inventoryAdjuster(), this.eventSender(0), this.eventSender(1)];
+    if (this.options.comments) this.clients.push(this.commenter());
   }
 
   /** Stops the clients after the operation each has under way is acknowledged. */
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.clients);
+  }
+
+  /** Comments on the returns acknowledged so far, one at a time, retried until acknowledged (a retry after a lost answer may add it twice). */
+  private async commenter(): Promise<void> {
+    for (let i = 0; this.running; i++) {
+      const known = [...this.returns.values()];
+      if (known.length) {
+        const returnId = known[i % known.length]!;
+        const send = () => this.request('comment', 'POST', `/v2.2/returns/${returnId}/comments`, { comment: { message: `comment ${i}` } });
+        if (await this.untilAcknowledged(`comment ${returnId}`, send, (a) => a.status === 200 || a.status === 201)) this.comments.set(returnId, (this.comments.get(returnId) ?? 0) + 1);
+      }
+      await sleep(100);
+    }
   }
 
   /** When the first write sent at or after `t` was acknowledged (a write gap's end); Infinity when none was. */
@@ -278,6 +313,41 @@ export class CrashLoad {
       'every return delivered to the webhook subscription',
       { timeoutMs: 120_000, intervalMs: 250 },
     );
+    if (this.options.comments) await this.verifyChangesInOrder(receiver);
+  }
+
+  /**
+   * Each return's changes reached the subscription in the order they committed: taking each
+   * message at its first arrival (a delivery whose outcome was lost is sent again under the same
+   * webhook-id), the notes the bodies carry only grow, and every acknowledged comment arrived.
+   */
+  private async verifyChangesInOrder(receiver: Receiver): Promise<void> {
+    const arrivals = () => {
+      const first = new Map<string, { returnId: string; notes: number }>();
+      for (const r of receiver.received.filter((r) => r.path === '/hook')) {
+        const id = String(r.headers['webhook-id']);
+        if (first.has(id)) continue;
+        const body = JSON.parse(r.body) as { return: { id: string; notes: unknown[] } };
+        first.set(id, { returnId: body.return.id, notes: body.return.notes.length });
+      }
+      return [...first.values()];
+    };
+    await eventually(
+      async () => {
+        const latest = new Map<string, number>();
+        for (const a of arrivals()) latest.set(a.returnId, Math.max(latest.get(a.returnId) ?? 0, a.notes));
+        return [...this.comments].every(([returnId, n]) => (latest.get(returnId) ?? 0) >= n);
+      },
+      'every acknowledged comment delivered',
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    const seen = new Map<string, number>();
+    const outOfOrder: string[] = [];
+    for (const { returnId, notes } of arrivals()) {
+      if (notes < (seen.get(returnId) ?? 0)) outOfOrder.push(`${returnId}: ${notes} notes after ${seen.get(returnId)}`);
+      seen.set(returnId, Math.max(seen.get(returnId) ?? 0, notes));
+    }
+    expect(outOfOrder, 'each return\'s changes delivered in commit order').toEqual([]);
   }
 }
 
