@@ -20,8 +20,8 @@ const STATS = `query($s: ID!, $w: TimeWindowInput!) {
 const WINDOW = { from: '2026-01-01T00:00:00Z', until: '2027-01-01T00:00:00Z', interval: 'MONTH' };
 
 function sample(text: string, name: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 describe('a read replica for heavy reads', () => {

@@ -21,8 +21,10 @@ export function onPrimary(orm: Orm): HeavyReads {
   return { run: (read) => read(orm) };
 }
 
-const lagGauge = metrics.gauge('database_replica_lag_seconds', 'How far the read replica (DATABASE_REPLICA_URL) is behind the primary, as last measured (0 when it has replayed everything it received).');
-const usableGauge = metrics.gauge('database_replica_usable', 'Whether heavy reads go to the read replica now (1), or to the primary because it is away or lags more than REPLICA_MAX_LAG_SECONDS (0).');
+// Labelled so that a process without a replica exports no sample (the family stays, for dashboards).
+const lagGauge = metrics.gauge('database_replica_lag_seconds', 'How far the read replica (DATABASE_REPLICA_URL) is behind the primary, as last measured (0 when it has replayed everything it received).', ['replica']);
+const usableGauge = metrics.gauge('database_replica_usable', 'Whether heavy reads go to the read replica now (1), or to the primary because it is away or lags more than REPLICA_MAX_LAG_SECONDS (0).', ['replica']);
+const REPLICA = { replica: 'DATABASE_REPLICA_URL' };
 
 /**
  * Watches the replica on a connection of its own, once a second: how far behind it is (the age of
@@ -92,8 +94,8 @@ export class ReplicaWatch {
       await client?.end().catch(() => undefined);
       if (wasUsable) this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'read replica unreachable: heavy reads go to the primary');
     }
-    lagGauge.set(this.lagSeconds ?? 0);
-    usableGauge.set(this.usable ? 1 : 0);
+    lagGauge.set(REPLICA, this.lagSeconds ?? 0);
+    usableGauge.set(REPLICA, this.usable ? 1 : 0);
     if (wasUsable && !this.usable && this.lagSeconds !== undefined) this.logger.warn({ lagSeconds: this.lagSeconds, max: this.maxLagSeconds }, 'read replica lags too far behind: heavy reads go to the primary');
     if (!wasUsable && this.usable) this.logger.info({ lagSeconds: this.lagSeconds }, 'read replica usable: heavy reads go to it');
   }
