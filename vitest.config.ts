@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts).
-    exclude: ['test/browser/**', 'node_modules/**'],
+    exclude: ['test/browser/**', 'test/ha/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
