@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import pg from 'pg';
 import {
   allPorts,
@@ -256,9 +256,11 @@ export class Cluster {
 
   /**
    * Every live process that belongs to this cluster: the ones it started, the
-   * postmasters and their children, and anything else whose command line names
-   * the state directory (a pg_basebackup, a pg_rewind, a postmaster whose
-   * Patroni is gone).
+   * postmasters and their children, and any other cluster program (PostgreSQL
+   * and its tools, Patroni, etcd, HAProxy) whose command line names the state
+   * directory (a pg_basebackup, a pg_rewind, a postmaster whose Patroni is
+   * gone). Anything else that merely mentions the directory (a shell, a pager on
+   * a log) is left alone.
    */
   pids(): number[] {
     const procs = allProcs();
@@ -274,7 +276,7 @@ export class Cluster {
     const prefix = this.dir.endsWith('/') ? this.dir : this.dir + '/';
     for (const p of procs) {
       if (p.pid === process.pid || p.state === 'Z' || p.state === 'X') continue;
-      if (p.cmdline.some((arg) => arg === this.dir || arg.includes(prefix))) roots.add(p.pid);
+      if (isClusterProgram(p.cmdline) && p.cmdline.some((arg) => arg === this.dir || arg.includes(prefix))) roots.add(p.pid);
     }
     return [...new Set([...roots, ...descendants([...roots], procs)])].filter((pid) => pid !== process.pid && pid !== process.ppid);
   }
@@ -782,6 +784,15 @@ export class Cluster {
     this.log(`ha: ${node} streams from the leader again after ${seconds(ms)}`);
     return { ms, action };
   }
+}
+
+const PROGRAMS = new Set(['postgres', 'postmaster', 'pg_ctl', 'pg_basebackup', 'pg_rewind', 'initdb', 'patroni', 'etcd', 'haproxy']);
+
+/** PostgreSQL, its tools, Patroni (a Python script), etcd or HAProxy. */
+function isClusterProgram(cmdline: string[]): boolean {
+  const exe = basename(cmdline[0] ?? '');
+  if (PROGRAMS.has(exe)) return true;
+  return exe.startsWith('python') && cmdline.length > 1 && basename(cmdline[1]) === 'patroni';
 }
 
 function chownTree(path: string, runAs: RunAs): void {
