@@ -14,6 +14,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/ha/**/*.test.ts'],
+    // The built service (the failover suite starts it as processes) and a throwaway PostgreSQL, as for npm test.
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/setup.ts'],
     exclude: ['node_modules/**'],
     pool: 'forks',
     // One file at a time: every file drives processes and fixed ports of its own.
