@@ -14,12 +14,12 @@ import { projectRoot } from '../platform/project-root.js';
 import { startService } from '../server/main.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
+import { eventsSubgraph } from '../subgraphs/events/index.js';
 import { median, send, type HttpTarget } from './support/load.js';
 import { createBenchAccount } from './support/compare.js';
 import { startProcess, stopProcess } from './support/processes.js';
 import { BENCH_TRACING, change, cpuTimeMs, startCollector, TELEMETRY_REGISTER, tracingVariants } from './support/tracing.js';
 import { freePort } from '../platform/db/embedded-postgres.js';
-import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 
 /**
  * `npm run bench:events`: drives POST /v2.2/stores/{storeId}/events over HTTP
@@ -350,7 +350,8 @@ async function main(): Promise<void> {
       url: `http://127.0.0.1:${service.port}`,
       pauseWorkers: () => stopCustomEventWorkers(boss),
       resumeWorkers: async () => {
-        await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+        const { events, inbox } = service.runtime.servicesOf(eventsSubgraph)!;
+        await startCustomEventWorkers(deps.events!, events, inbox, { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
       },
     };
     const together: Round[] = [];

@@ -36,6 +36,9 @@ export interface Config {
   eventsBatchSize: number;
   /** Event transactions in flight per worker process, in acceptance order (custom-event.job.ts). */
   eventsWorkerConcurrency: number;
+  /** Failed attempts of an accepted event before it is dead-lettered, and the first retry's delay (doubling): RETRIES.events. */
+  eventsRetryLimit: number;
+  eventsRetryDelaySeconds: number;
   /** How long an outbox event every consumer has read is kept before retention deletes it (0: at the next sweep). */
   outboxKeepSeconds: number;
   compatRateLimitPerMinute: number;
@@ -178,6 +181,8 @@ export function loadConfig(env: Env = environment()): Config {
     eventsMaxBacklog: int(env, 'EVENTS_MAX_BACKLOG', 200_000, 0),
     eventsBatchSize: int(env, 'EVENTS_BATCH_SIZE', 250, 1),
     eventsWorkerConcurrency: int(env, 'EVENTS_WORKER_CONCURRENCY', 2, 1),
+    eventsRetryLimit: int(env, 'EVENTS_RETRY_LIMIT', 5, 0),
+    eventsRetryDelaySeconds: int(env, 'EVENTS_RETRY_DELAY_SECONDS', 2, 0),
     outboxKeepSeconds: int(env, 'OUTBOX_KEEP_SECONDS', 0, 0),
     compatRateLimitPerMinute: int(env, 'COMPAT_RATE_LIMIT_PER_MINUTE', 300, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),

@@ -110,7 +110,7 @@ describe('event creation back-pressure', () => {
     expect(graphql.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', problem: 'service-unavailable' });
 
     // The backlog processed (here: removed), the door opens again.
-    await query(app.databaseUrl, `delete from pgboss.job where name = 'custom-events'`);
+    await query(app.databaseUrl, 'delete from events.event_inbox');
     const accepted = await eventually(async () => (await postEvent(app, acme, event)).status === 202, 'the backlog guard to accept again', { intervalMs: 100 });
     expect(accepted).toBe(true);
   });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
-import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
-import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
+import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { deadLetterQueue } from '../platform/jobs/queue.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, drained, expectAcceptanceOrder, orderedEvent, storedEvents } from './support/events.js';
+import { accept, drained, expectAcceptanceOrder, orderedEvent, resumeEventWorkers, storedEvents } from './support/events.js';
 
 /**
  * Several transactions in flight per worker (EVENTS_WORKER_CONCURRENCY) must not reorder what
@@ -14,22 +13,27 @@ import { accept, drained, expectAcceptanceOrder, orderedEvent, storedEvents } fr
  * every transaction touch the customers the ones before it hold.
  */
 describe('custom event processing with several transactions in flight', () => {
-  const app = useTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000' });
+  const app = useTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000', LOG_LEVEL: 'warn' });
   const account = useTestAccount(app, 'Ordered lanes');
 
   it('applies a backlog in the order it was accepted: last field values win, the first uniqueId wins', async () => {
-    const { boss, deps } = app.service.runtime;
+    const { boss } = app.service.runtime;
     await stopCustomEventWorkers(boss);
     const n = 60;
     // One request at a time, so the jobs' creation order is the acceptance order.
     for (let k = 0; k < n; k++) await accept(app, account, orderedEvent(k));
-    const { config } = app;
-    await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+    await resumeEventWorkers(app);
     await drained(app.databaseUrl);
     await expectAcceptanceOrder(app.databaseUrl, account.storeId, n);
   });
+});
+
+describe('custom event processing: a failing transaction among several in flight', () => {
+  // No retries: the bad event goes to the dead letters at its first failure.
+  const app = useTestApp({ EVENTS_BATCH_SIZE: '3', EVENTS_WORKER_CONCURRENCY: '4', EVENTS_RATE_LIMIT_PER_SECOND: '100000', EVENTS_RETRY_LIMIT: '0' });
+
   it('a transaction that fails does not hold the others: its jobs are applied one by one, the bad one left to retry', async () => {
-    const { boss, deps } = app.service.runtime;
+    const { boss } = app.service.runtime;
     const other = await app.createAccount('Ordered lanes, one bad event');
     await query(
       app.databaseUrl,
@@ -38,13 +42,10 @@ describe('custom event processing with several transactions in flight', () => {
     );
     try {
       await stopCustomEventWorkers(boss);
-      // No retries: the bad job goes to the dead letters at its first failure.
-      await boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 0 });
       for (let k = 0; k < 30; k++) {
         await accept(app, other, { eventName: k === 10 ? 'Poison' : 'Step', customer: { email: `${['a', 'b', 'c'][k % 3]}@example.com` }, data: { k: k + 1 } });
       }
-      const { config } = app;
-      await startCustomEventWorkers(deps.events!, new CustomEventService(deps.events!.orm, boss), { batchSize: config.eventsBatchSize, concurrency: config.eventsWorkerConcurrency });
+      await resumeEventWorkers(app);
       await drained(app.databaseUrl);
       const stored = await storedEvents(app.databaseUrl, other.storeId);
       expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, k) => k).filter((k) => k !== 10));

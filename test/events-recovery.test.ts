@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { deadLetterQueue } from '../platform/jobs/queue.js';
+import { listDeadLetters } from '../platform/jobs/dead-letters.js';
 import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { CustomEventService } from '../subgraphs/events/custom-event.service.js';
 import { useTestApp, type TestApp } from './support/app.js';
 import { query } from './support/database.js';
-import { accept, drained, postEvent, startAnotherProcess, storedEvents } from './support/events.js';
+import { accept, drained, postEvent, resumeEventWorkers, startAnotherProcess, storedEvents } from './support/events.js';
 import { eventually } from './support/eventually.js';
 
 describe('custom event jobs: crash recovery and dead letters', () => {
@@ -16,30 +16,30 @@ describe('custom event jobs: crash recovery and dead letters', () => {
     await restarted?.stop();
   });
 
-  it('loses nothing and doubles nothing when a worker dies mid-batch, or after storing events whose jobs it had not settled', async () => {
+  it('loses nothing and doubles nothing when a worker dies mid-batch, or after storing events it had not taken out of the inbox', async () => {
     const account = await app.createAccount('Crash');
     const { boss, deps } = app.service.runtime;
     await stopCustomEventWorkers(boss);
     for (let i = 0; i < 10; i++) await accept(app, account, { eventName: 'Crash', uniqueId: `u${i}`, customer: { email: `c${i % 3}@example.com` }, data: { i: i + 1 } });
 
-    // Half the events stored without their jobs being taken off the queue (as by a worker of an earlier
-    // version, or a job retried from the dead letters after its event was stored).
-    const jobs = await query<{ data: unknown }>(app.databaseUrl, `select data from pgboss.job where name = $1 order by created_on, (data->>'position')::int`, [CUSTOM_EVENTS_QUEUE]);
-    expect(jobs).toHaveLength(10);
-    const service = new CustomEventService(deps.events!.orm, boss);
-    await service.inTransaction((em, learned) => service.processBatch(em, jobs.slice(0, 5).map((j) => j.data), learned));
+    // Half the events stored without being taken out of the inbox (as by a dead letter retried after
+    // its event was stored, or a transfer of an event queued by an earlier version).
+    const waiting = await query<{ job: unknown }>(app.databaseUrl, 'select job from events.event_inbox where store_id = $1 order by seq', [account.storeId]);
+    expect(waiting).toHaveLength(10);
+    const service = new CustomEventService(deps.events!.orm);
+    await service.inTransaction((em, learned) => service.processBatch(em, waiting.slice(0, 5).map((j) => j.job), learned));
     expect(await storedEvents(app.databaseUrl, account.storeId)).toHaveLength(5);
 
-    // A worker holds every job in a transaction and dies mid-batch (its connection goes with it).
+    // A worker holds every event in a transaction and dies mid-batch (its connection goes with it).
     const dying = new pg.Client({ connectionString: app.databaseUrl });
     await dying.connect();
     dying.on('error', () => {});
     await dying.query('begin');
-    await dying.query(`select id from pgboss.job where name = $1 for update`, [CUSTOM_EVENTS_QUEUE]);
+    await dying.query('select seq from events.event_inbox where store_id = $1 for update', [account.storeId]);
     await dying.query(`insert into events.customer (id, store_id, email, created_at, updated_at) values ('cus_dying', $1, 'dying@example.com', now(), now())`, [account.storeId]);
     await app.stop();
 
-    // Another process starts; its worker waits for the jobs the dying one holds, then takes them.
+    // Another process starts; its worker skips what the dying one holds, and takes it once it is gone.
     restarted = await startAnotherProcess(app);
     await query(app.databaseUrl, `select pg_terminate_backend(pid) from pg_stat_activity where pid = $1`, [(dying as unknown as { processID: number }).processID]);
     await drained(app.databaseUrl);
@@ -53,8 +53,11 @@ describe('custom event jobs: crash recovery and dead letters', () => {
     expect(customers.map((c) => c.email)).toEqual(['c0@example.com', 'c1@example.com', 'c2@example.com']);
   });
 
-  it('settles each job of a failing batch on its own, dead-letters the one that keeps failing, and lets the admin list and retry it', async () => {
-    const service = restarted!;
+  it('settles each event of a failing batch on its own, dead-letters the one that keeps failing, and lets the admin list and retry it', async () => {
+    // One retry, no delay: the restarted process of the test above, started with the test's retry settings.
+    await restarted!.stop();
+    restarted = await startAnotherProcess(app, { EVENTS_RETRY_LIMIT: '1', EVENTS_RETRY_DELAY_SECONDS: '0' });
+    const service = restarted;
     const graphql = async <T>(q: string, variables: Record<string, unknown> = {}, token = app.adminToken) => {
       const { data, errors } = await service.graphql<T>(q, variables, token);
       return { data, errors };
@@ -67,8 +70,6 @@ describe('custom event jobs: crash recovery and dead letters', () => {
        create trigger refuse_poison before insert on events.custom_event for each row when (new.event_name = 'Poison') execute function events.refuse_poison();`,
     );
     const post = (eventName: string) => postEvent(service, account, { eventName, customer: { email: 'p@example.com' } });
-    // Shorten the retries of this test's jobs: one retry, no delay.
-    await service.service.runtime.boss.updateQueue(CUSTOM_EVENTS_QUEUE, { retryLimit: 1, retryDelay: 0, retryBackoff: false });
     expect((await post('Fine')).status).toBe(202);
     expect((await post('Poison')).status).toBe(202);
     expect((await post('Also fine')).status).toBe(202);
@@ -102,14 +103,28 @@ describe('custom event jobs: crash recovery and dead letters', () => {
     expect(after.data!.deadLetteredCustomEvents.filter((d) => d.storeId === account.storeId)).toHaveLength(0);
   });
 
-  it('dead-letters job data that is not a custom event at once', async () => {
+  it('dead-letters job data that is not a custom event at once, and lists it with why', async () => {
     const { boss } = restarted!.service.runtime;
-    const id = await boss.send(CUSTOM_EVENTS_QUEUE, { not: 'an event' });
+    await boss.send(CUSTOM_EVENTS_QUEUE, { not: 'an event' });
     const dead = await eventually(async () => {
-      const jobs = await boss.findJobs<{ not?: string }>(deadLetterQueue(CUSTOM_EVENTS_QUEUE), { queued: true });
-      return jobs.find((j) => j.sourceId === id);
+      const letters = await listDeadLetters(boss, CUSTOM_EVENTS_QUEUE, 500);
+      return letters.find((l) => (l.data as { not?: string }).not === 'an event');
     }, 'the malformed job in the dead-letter queue');
     expect(dead.data).toEqual({ not: 'an event' });
-    expect(JSON.stringify(dead.sourceOutput)).toContain('job data is not a custom event job');
+    expect(JSON.stringify(dead.error)).toContain('job data is not a custom event job');
+  });
+
+  it('moves events queued in pg-boss by an earlier version into the inbox, and processes them once', async () => {
+    const { boss } = restarted!.service.runtime;
+    const account = await restarted!.createAccount('Queued before the inbox');
+    await stopCustomEventWorkers(boss);
+    // What ingestion queued before the inbox: the job of an accepted event (twice: a retried send).
+    const job = { eventId: 'evt_01M8QUEUEDBEFORE0000000001', storeId: account.storeId, receivedAt: new Date().toISOString(), event: { eventName: 'Old', customer: { email: 'old@example.com' } } };
+    await boss.send(CUSTOM_EVENTS_QUEUE, job);
+    await boss.send(CUSTOM_EVENTS_QUEUE, job);
+    await eventually(async () => ((await query(app.databaseUrl, 'select 1 from events.event_inbox where event_id = $1', [job.eventId])).length === 1 ? true : undefined), 'the job moved into the inbox');
+    await resumeEventWorkers(restarted!);
+    await drained(app.databaseUrl);
+    expect((await storedEvents(app.databaseUrl, account.storeId)).map((e) => e.id)).toEqual([job.eventId]);
   });
 });

@@ -1,3 +1,4 @@
+import type { InsertOptions } from 'pg-boss';
 import { DEAD_LETTER_SUFFIX, deadLetterQueue, type PgBoss } from './queue.js';
 
 /**
@@ -5,6 +6,25 @@ import { DEAD_LETTER_SUFFIX, deadLetterQueue, type PgBoss } from './queue.js';
  * them in GraphQL (`deadLetters`, `deadLetterCounts`) and moves them back to work once the cause is
  * fixed (`retryDeadLetters`); `/metrics` counts them.
  */
+
+/** Where the owner of a retried piece of work (the events' inbox) puts what it gave up on, with why: the key its error rides under. */
+const FAILURE = 'deadLetterError';
+
+/**
+ * Dead-letters work the project retried itself (not through a pg-boss queue), in the caller's
+ * transaction (`db`): into the same `<queue>-dead` queue as pg-boss's own dead letters, listed,
+ * counted and retried the same way. The error rides in the data (pg-boss takes no output on insert).
+ */
+export async function sendToDeadLetters(boss: PgBoss, db: NonNullable<InsertOptions['db']>, queue: string, items: readonly { data: object; error: string }[]): Promise<void> {
+  await boss.insert(deadLetterQueue(queue), items.map((i) => ({ data: { ...i.data, [FAILURE]: { message: i.error } } })), { db });
+}
+
+/** A dead letter's data without the error `sendToDeadLetters` put in it, and that error. */
+export function withoutFailure(data: unknown): { data: unknown; error: unknown } {
+  if (!data || typeof data !== 'object' || !(FAILURE in data)) return { data, error: undefined };
+  const { [FAILURE]: error, ...rest } = data as Record<string, unknown>;
+  return { data: rest, error };
+}
 
 export interface DeadLetter {
   id: string;
@@ -29,7 +49,10 @@ export async function listDeadLetters(boss: PgBoss, queue: string | undefined, f
   const letters: DeadLetter[] = [];
   for (const name of queues) {
     const jobs = await boss.findJobs(deadLetterQueue(name), { queued: true });
-    for (const job of jobs) letters.push({ id: job.id, queue: name, data: job.data, error: job.sourceOutput ?? job.output ?? null, deadLetteredAt: job.createdOn });
+    for (const job of jobs) {
+      const { data, error } = withoutFailure(job.data);
+      letters.push({ id: job.id, queue: name, data, error: job.sourceOutput ?? job.output ?? error ?? null, deadLetteredAt: job.createdOn });
+    }
   }
   return letters.sort((a, b) => a.deadLetteredAt.getTime() - b.deadLetteredAt.getTime()).slice(0, first);
 }

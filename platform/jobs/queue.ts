@@ -53,6 +53,21 @@ export const RETRIES = {
   retention: { retryLimit: 3, retryDelay: 60 },
 } as const satisfies Record<string, QueuePolicy>;
 
+export type RetryPolicy = Pick<QueuePolicy, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax'>;
+
+/**
+ * The pause before retry `attempt` (1: the first retry) under a policy, as pg-boss computes it for
+ * its queues, for the work the project retries itself (the events' inbox): `retryDelay` seconds,
+ * doubled per attempt with `retryBackoff` (with up to 10 % jitter, so failures do not return in
+ * step), at most `retryDelayMax`.
+ */
+export function retryDelaySeconds(policy: RetryPolicy, attempt: number): number {
+  const base = policy.retryDelay ?? 0;
+  if (!policy.retryBackoff) return base;
+  const delay = base * 2 ** Math.max(0, attempt - 1) * (1 + Math.random() * 0.1);
+  return policy.retryDelayMax ? Math.min(policy.retryDelayMax, delay) : delay;
+}
+
 /**
  * Poison jobs are visible, not silent: a work queue declared with `deadLetters` has a dead-letter
  * queue (`<queue>-dead`, kept a year) where a job lands, with its last error, once its retries are

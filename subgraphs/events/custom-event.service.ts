@@ -1,11 +1,10 @@
 import { BulkInsert } from '../../platform/db/bulk-insert.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import { onPrimary, type HeavyReads } from '../../platform/db/replica.js';
-import { publish, settleInTransaction, type ClaimedJob } from '../../platform/jobs/outbox.js';
+import { publish } from '../../platform/jobs/outbox.js';
 import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } from './custom-event.events.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Page, PageRequest } from '../../platform/api/pagination.js';
-import type { PgBoss } from '../../platform/jobs/queue.js';
 import { CustomerRaceError, resolveCustomers } from './customers/customer-resolution.service.js';
 import type { CustomerRow } from './customers/customer.service.js';
 import { applyDataRules, type PropertyType } from './custom-event.rules.js';
@@ -65,11 +64,14 @@ const EVENT_PROPERTIES = new BulkInsert<[storeId: string, eventName: string, key
 /** Job data that cannot be processed whatever the retries (it did not come from the ingestion path). */
 export class UnprocessableJobError extends Error {}
 
-function assertJob(job: unknown): asserts job is CustomEventJob {
+/** Whether data is an accepted event as ingestion stores it. */
+export function isCustomEventJob(job: unknown): job is CustomEventJob {
   const j = job as Partial<CustomEventJob> | null;
-  if (!j || typeof j.eventId !== 'string' || typeof j.storeId !== 'string' || typeof j.receivedAt !== 'string' || typeof j.event?.eventName !== 'string' || typeof j.event.customer !== 'object') {
-    throw new UnprocessableJobError('job data is not a custom event job');
-  }
+  return Boolean(j && typeof j.eventId === 'string' && typeof j.storeId === 'string' && typeof j.receivedAt === 'string' && typeof j.event?.eventName === 'string' && typeof j.event.customer === 'object');
+}
+
+function assertJob(job: unknown): asserts job is CustomEventJob {
+  if (!isCustomEventJob(job)) throw new UnprocessableJobError('job data is not a custom event job');
 }
 
 /** The published shape of a stored event (its declared contract: a field added here must be declared there). */
@@ -115,7 +117,6 @@ export class CustomEventService {
 
   constructor(
     private readonly orm: Orm,
-    private readonly boss: PgBoss,
     /** Erased customers' identifiers; the subgraph always passes them (tests that drive processing by hand may not). */
     private readonly suppressions?: CustomerSuppressions,
     /** Where the store-wide scans go (exports' mentions): the read replica when there is a usable one. */
@@ -133,11 +134,6 @@ export class CustomEventService {
     const result = await this.em().transactional((em) => work(em, learned));
     for (const key of learned) this.knownProperties.add(key);
     return result;
-  }
-
-  /** Takes processed jobs off their queue in the transaction that applied them. */
-  settle(em: EntityManager, queue: string, jobs: readonly ClaimedJob[]): Promise<void> {
-    return settleInTransaction(this.boss, em, queue, jobs);
   }
 
   /**

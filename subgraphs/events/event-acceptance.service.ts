@@ -1,10 +1,9 @@
-import { sql, type Orm } from '../../platform/db/orm.js';
 import { AppError, invalid } from '../../platform/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
-import { QUEUE_SCHEMA } from '../../platform/jobs/queue.js';
 import { rateLimited, type RateLimitDecision } from '../../platform/api/rate-limit.js';
 import type { ModuleDeps } from '../../platform/module.js';
-import { CUSTOM_EVENTS_QUEUE, EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
+import { EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
+import type { EventInbox } from './event-inbox.service.js';
 import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.schemas.js';
 import { type CustomerSuppressions } from './customers/customer-suppression.service.js';
 
@@ -98,7 +97,7 @@ export class EventBacklog implements BacklogGuard {
   private checking = false;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly inbox: EventInbox,
     private readonly limit: number,
     private readonly logger: Logger,
   ) {}
@@ -112,13 +111,9 @@ export class EventBacklog implements BacklogGuard {
   async check(): Promise<void> {
     this.checking = true;
     try {
-      const [row] = await sql<{ n: number }>(
-        this.orm.em.fork(),
-        `select count(*)::int as n from (select 1 from ${QUEUE_SCHEMA}.job where name = $1 and state in ('created', 'retry') limit $2) waiting`,
-        [CUSTOM_EVENTS_QUEUE, this.limit + 1],
-      );
-      const deep = row!.n > this.limit;
-      if (deep !== this.deep) this.logger.warn({ waiting: row!.n, limit: this.limit }, deep ? 'event backlog over its limit: refusing new events' : 'event backlog back under its limit');
+      const { waiting } = await this.inbox.over(this.limit);
+      const deep = waiting > this.limit;
+      if (deep !== this.deep) this.logger.warn({ waiting, limit: this.limit }, deep ? 'event backlog over its limit: refusing new events' : 'event backlog back under its limit');
       this.deep = deep;
     } catch (err) {
       this.logger.warn({ err }, 'event backlog check failed');
@@ -132,8 +127,8 @@ export class EventBacklog implements BacklogGuard {
 export const BACKLOG_RETRY_AFTER_SECONDS = 5;
 
 /** The one acceptance path of a process (the REST routes and the mutations share its batches): made once, with the module's services. */
-export function eventAcceptance(deps: ModuleDeps, suppressions: CustomerSuppressions): EventAcceptance {
-  const ingestion = new EventIngestion(deps.orm, deps.boss, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
-  const backlog = new EventBacklog(deps.orm, deps.config.eventsMaxBacklog, deps.logger);
+export function eventAcceptance(deps: ModuleDeps, inbox: EventInbox, suppressions: CustomerSuppressions): EventAcceptance {
+  const ingestion = new EventIngestion(deps.orm, inbox, deps.logger, { limitPerSecond: deps.config.eventsRateLimitPerSecond });
+  const backlog = new EventBacklog(inbox, deps.config.eventsMaxBacklog, deps.logger);
   return new EventAcceptance(ingestion, backlog, suppressions);
 }

@@ -2,26 +2,24 @@ import { sql, type Orm } from '../../platform/db/orm.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import { customEventsAccepted, customEventsRejected } from '../../platform/observability/metrics.js';
-import type { PgBoss } from '../../platform/jobs/queue.js';
 import type { RateLimitDecision } from '../../platform/api/rate-limit.js';
 import { currentTrace, type Traced } from '../../platform/observability/tracing.js';
 import type { ValidEvent } from './custom-event.schemas.js';
+import type { EventInbox } from './event-inbox.service.js';
 
-/** The queue of accepted events (its dead letters: platform/jobs/dead-letters.ts). */
+/**
+ * The name of the custom events' work in pg-boss: its dead letters (`custom-events-dead`), and a queue
+ * whose jobs (retried dead letters, events queued before the inbox) the workers move into the inbox.
+ */
 export const CUSTOM_EVENTS_QUEUE = 'custom-events';
 
-/** What a job carries: the event as validated, with the id its stored row will have, and the accepting request's trace. */
+/** What an accepted event carries: the event as validated, with the id its stored row will have, and the accepting request's trace. */
 export interface CustomEventJob extends Traced {
   eventId: string;
   storeId: string;
   /** When the request was accepted: the default event timestamp. */
   receivedAt: string;
   event: ValidEvent;
-  /**
-   * Its place in the insert that queued it. Jobs inserted together share their `created_on`, and
-   * pg-boss hands a batch out in no particular order, so processing sorts on both (acceptance order).
-   */
-  position?: number;
 }
 
 export interface Admission {
@@ -48,7 +46,7 @@ export interface IngestionOptions {
 }
 
 /**
- * Accepting an event means its job is committed in PostgreSQL (decisions
+ * Accepting an event means it is committed in PostgreSQL, in the inbox (decisions
  * section 6). One commit per request would cap throughput at what the disk's
  * flushes allow, so concurrent requests are grouped: while a batch commits,
  * the next one fills. A batch counts its requests against the per-store rate
@@ -64,7 +62,7 @@ export class EventIngestion {
 
   constructor(
     private readonly orm: Orm,
-    private readonly boss: PgBoss,
+    private readonly inbox: EventInbox,
     private readonly logger: Logger,
     private readonly options: IngestionOptions,
   ) {
@@ -112,7 +110,7 @@ export class EventIngestion {
       const decisions = await this.count(batch);
       const jobs = batch.flatMap((s, i) => (decisions[i]!.allowed ? s.jobs : []));
       // One multi-row insert: atomic on its own, and durable once it returns.
-      if (jobs.length) await this.boss.insert(CUSTOM_EVENTS_QUEUE, jobs.map((job, position) => ({ data: { ...job, position } })));
+      if (jobs.length) await this.inbox.accept(jobs);
       customEventsAccepted.inc(jobs.length);
       customEventsRejected.inc(decisions.filter((d) => !d.allowed).length);
       batch.forEach((s, i) => s.resolve({ queued: decisions[i]!.allowed, decision: decisions[i]! }));

@@ -1,7 +1,8 @@
 import { defineModule, type ModuleDeps } from '../../platform/module.js';
 import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { eventAcceptance } from './event-acceptance.service.js';
-import { createCustomEventQueues, startCustomEventWorkers, stopCustomEventWorkers } from './custom-event.job.js';
+import { createCustomEventQueues, startCustomEventWorkers, startTransfer, stopCustomEventWorkers } from './custom-event.job.js';
+import { EventInbox } from './event-inbox.service.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
 import { CustomerResolver, customerReferences } from './customers/customer.resolver.js';
@@ -12,6 +13,7 @@ import { SegmentResolver } from './segments/segment.resolver.js';
 import { SegmentService } from './segments/segment.service.js';
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
 import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
+import { Migration20261231000100_event_inbox } from './migrations/Migration20261231000100_event_inbox.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -29,7 +31,7 @@ import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound
 import { CustomerSuppressions } from './customers/customer-suppression.service.js';
 import { Migration20261215000300_privacy } from './migrations/Migration20261215000300_privacy.js';
 import { EventsPrivacy } from './customers/customer.privacy.js';
-import { deadLetterQueue } from '../../platform/jobs/queue.js';
+import { deadLetterQueue, RETRIES } from '../../platform/jobs/queue.js';
 import { queueErasure } from '../../platform/privacy/queue.privacy.js';
 import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
 
@@ -37,7 +39,8 @@ import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
 function services(deps: ModuleDeps) {
   const customers = new CustomerService(deps.orm);
   const suppressions = new CustomerSuppressions(deps.orm, deps.accounts);
-  const events = new CustomEventService(deps.orm, deps.boss, suppressions, deps.heavyReads);
+  const events = new CustomEventService(deps.orm, suppressions, deps.heavyReads);
+  const inbox = new EventInbox(deps.orm, deps.boss, { ...RETRIES.events, retryLimit: deps.config.eventsRetryLimit, retryDelay: deps.config.eventsRetryDelaySeconds });
   const templates = new TemplateService(deps.orm, new TemplateEngine({ renderTimeMs: deps.config.templateRenderTimeoutMs, maxOutputBytes: deps.config.templateMaxOutputBytes }));
   // Flow signing secrets and webhook step tokens are sealed like subscriptions' (the same box and key).
   const flows = new FlowService(deps.orm, {
@@ -52,7 +55,8 @@ function services(deps: ModuleDeps) {
     customers,
     events,
     segments: new SegmentService(deps.orm),
-    acceptance: eventAcceptance(deps, suppressions),
+    inbox,
+    acceptance: eventAcceptance(deps, inbox, suppressions),
     templates,
     flows,
     runner,
@@ -89,6 +93,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
+      { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
     ],
   },
   async queues(boss) {
@@ -114,8 +119,9 @@ export const eventsSubgraph = defineModule({
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },
-  async workers({ deps, events, runner }) {
-    await startCustomEventWorkers(deps, events, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
+  async workers({ deps, events, inbox, runner }) {
+    await startCustomEventWorkers(deps, events, inbox, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
+    await startTransfer(deps, inbox);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
     return async () => {
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.

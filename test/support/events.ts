@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { startCustomEventWorkers } from '../../subgraphs/events/custom-event.job.js';
+import { eventsSubgraph } from '../../subgraphs/events/index.js';
 import { startTestApp, type TestAccount, type TestApp } from './app.js';
 import { query } from './database.js';
 import { eventually, type PollOptions } from './eventually.js';
@@ -13,26 +15,26 @@ export function postEvent(app: TestApp, account: TestAccount, body: unknown, opt
   });
 }
 
-/** Waits until no custom event job is waiting, running or due for a retry. */
+/** Waits until no accepted custom event waits in the inbox (due now or for a retry). */
 export async function drained(databaseUrl: string, options?: PollOptions): Promise<void> {
   await eventually(
     async () => {
-      const [row] = await query<{ n: number }>(databaseUrl, `select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
+      const [row] = await query<{ n: number }>(databaseUrl, 'select count(*)::int as n from events.event_inbox');
       return row!.n === 0 ? true : undefined;
     },
-    'the custom event queue to drain',
+    'the custom event inbox to drain',
     options,
   );
 }
 
 /**
- * A store's accepted events: still queued, or stored. One statement, so one snapshot: a job leaves
- * its queue in the transaction that stores its event, so each accepted event counts exactly once.
+ * A store's accepted events: still in the inbox, or stored. One statement, so one snapshot: an event
+ * leaves the inbox in the transaction that stores it, so each accepted event counts exactly once.
  */
 export async function acceptedEvents(databaseUrl: string, storeId: string): Promise<number> {
   const [row] = await query<{ n: number }>(
     databaseUrl,
-    `select (select count(*) from pgboss.job where name = 'custom-events' and data->>'storeId' = $1)::int
+    `select (select count(*) from events.event_inbox where store_id = $1)::int
           + (select count(*) from events.custom_event where store_id = $1)::int as n`,
     [storeId],
   );
@@ -94,4 +96,11 @@ export async function expectAcceptanceOrder(databaseUrl: string, storeId: string
   // Of each pair sharing a uniqueId, the first accepted (even k) was kept.
   const stored = await storedEvents(databaseUrl, storeId);
   expect(stored.map((e) => Number(e.data.k) - 1).sort((x, y) => x - y)).toEqual(Array.from({ length: n / 2 }, (_, i) => 2 * i));
+}
+
+/** Starts the custom event workers again after `stopCustomEventWorkers` (the process's own services, its configured lanes). */
+export async function resumeEventWorkers(app: TestApp): Promise<void> {
+  const { runtime } = app.service;
+  const { events, inbox } = runtime.servicesOf(eventsSubgraph)!;
+  await startCustomEventWorkers(runtime.deps.events!, events, inbox, { batchSize: app.config.eventsBatchSize, concurrency: app.config.eventsWorkerConcurrency });
 }
