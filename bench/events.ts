@@ -12,7 +12,6 @@ import { startEmbeddedPostgres, withDatabase } from '../platform/db/embedded-pos
 import { createLogger } from '../platform/observability/logger.js';
 import { projectRoot } from '../platform/project-root.js';
 import { startService } from '../server/main.js';
-import { CUSTOM_EVENTS_QUEUE } from '../subgraphs/events/event-ingestion.service.js';
 import { startCustomEventWorkers, stopCustomEventWorkers } from '../subgraphs/events/custom-event.job.js';
 import { eventsSubgraph } from '../subgraphs/events/index.js';
 import { median, send, type HttpTarget } from './support/load.js';
@@ -214,21 +213,14 @@ function progress(databaseUrl: string): pg.Pool {
   return pool;
 }
 
-/** The events stored and the jobs waiting; read between runs only. */
+/** The events stored and the events waiting in the inbox; read between runs only. */
 async function counts(databaseUrl: string): Promise<Counts> {
-  const { rows } = await progress(databaseUrl).query<Counts>(
-    `select (select count(*)::int from events.custom_event) as events,
-            (select count(*)::int from pgboss.job where name = $1 and state in ('created', 'retry', 'active')) as backlog`,
-    [CUSTOM_EVENTS_QUEUE],
-  );
+  const { rows } = await progress(databaseUrl).query<Counts>(`select (select count(*)::int from events.custom_event) as events, (select count(*)::int from events.event_inbox) as backlog`);
   return rows[0]!;
 }
 /** One cheap statement (not the counts above, whose count(*) of every stored event would compete with the drain it times). */
 async function waiting(databaseUrl: string): Promise<boolean> {
-  const { rows } = await progress(databaseUrl).query<{ found: boolean }>(
-    `select exists(select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active')) as found`,
-    [CUSTOM_EVENTS_QUEUE],
-  );
+  const { rows } = await progress(databaseUrl).query<{ found: boolean }>('select exists(select 1 from events.event_inbox) as found');
   return rows[0]!.found;
 }
 

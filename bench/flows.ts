@@ -1,3 +1,4 @@
+import { findJobRows } from '../platform/jobs/queue-tables.js';
 import 'reflect-metadata';
 import { createServer } from 'node:net';
 import { createBenchAccount, withBenchBed } from './support/compare.js';
@@ -89,12 +90,13 @@ async function main(): Promise<void> {
 
     const target = (secret: string): HttpTarget => ({ port, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' } });
     const count = async (text: string, params: unknown[]) => (await client.query<{ n: number }>(text, params)).rows[0]!.n;
-    // Idle: no job of these queues waiting, and the flows have read every processed event from the outbox.
+    // Idle: no accepted event waiting, no job of these queues, and the flows have read every processed event from the outbox.
+    const jobsOf = (names: string[]) => findJobRows({ executeSql: (text, values) => client.query(text, values) }, { names, unfinished: true });
     const idle = async (names: string[]) => {
-      const pending = `select ((select count(*) from pgboss.job where name = any($1) and state in ('created', 'retry', 'active'))
+      const pending = `select ((select count(*) from events.event_inbox)
         + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'flow-triggers' and e.type = 'custom_event.created'
              and not pg_visible_in_snapshot(e.tx, c.snapshot) and not (c.target is not null and pg_visible_in_snapshot(e.tx, c.target) and e.sequence <= c.after)))::int as n`;
-      while ((await count(pending, [names])) > 0) await new Promise((r) => setTimeout(r, 100));
+      while ((await count(pending, [])) + (await jobsOf(names)).length > 0) await new Promise((r) => setTimeout(r, 100));
     };
 
     /** Queues BURST events through the bulk route (100 per request), so acceptance does not bound what processing shows. */
@@ -118,14 +120,14 @@ async function main(): Promise<void> {
     console.log(`flows benchmark: ${FLOWS} active flows on a store, durable PostgreSQL, providers RECORDED; burst ${BURST} events (bulk); steady ${RATE} events/s for ${SECONDS} s\n`);
     // Warm-up (JIT, plans, pools), not measured.
     await processingRate(plain, 'warm');
-    await idle(['custom-events']);
+    await idle([]);
 
     const without = await processingRate(plain, 'plain');
     console.log(`1. events processing, no flows         ${BURST} events stored in ${without.seconds.toFixed(2)} s = ${without.rate.toFixed(0)} events/s (accepted in ${without.acceptedIn.toFixed(2)} s)`);
     const runsBefore = await count(`select count(*)::int as n from events.flow_run where store_id = $1`, [flowing.storeId]);
     const burstStarted = performance.now();
     const withFlows = await processingRate(flowing, 'burst');
-    await idle(['custom-events', 'flow-triggers', 'flow-steps']);
+    await idle(['flow-triggers', 'flow-steps']);
     const burstSeconds = (performance.now() - burstStarted) / 1000;
     const burstRuns = (await count(`select count(*)::int as n from events.flow_run where store_id = $1`, [flowing.storeId])) - runsBefore;
     console.log(`2. events processing, ${FLOWS} flows         ${BURST} events stored in ${withFlows.seconds.toFixed(2)} s = ${withFlows.rate.toFixed(0)} events/s   ratio with/without flows ${(withFlows.rate / without.rate).toFixed(2)}x`);
@@ -149,7 +151,7 @@ async function main(): Promise<void> {
       );
     }
     await Promise.all(pending);
-    await idle(['custom-events', 'flow-triggers', 'flow-steps']);
+    await idle(['flow-triggers', 'flow-steps']);
     const { rows } = await client.query<{ uniqueId: string; recordedAt: Date; startedAt: Date }>(
       `select e.unique_id as "uniqueId", m.created_at as "recordedAt", r.started_at as "startedAt"
          from events.message m join events.flow_run r on r.id = m.flow_run_id join events.custom_event e on e.id = r.event_id

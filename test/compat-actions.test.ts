@@ -144,8 +144,8 @@ describe('process', () => {
     await completed(twice.id);
     const queued = b.body === true ? 2 : 1;
     await eventually(async () => {
-      const [row] = await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pgboss.job where name = 'returns-completion' and data->>'returnId' = $1 and state = 'completed'`, [twice.id]);
-      return row!.n === queued ? true : undefined;
+      const jobs = await app.service.runtime.boss.findJobs('returns-completion', { data: { returnId: twice.id } });
+      return jobs.filter((j) => j.state === 'completed').length === queued ? true : undefined;
     }, 'the completion jobs to run');
     const completions = await query(app.databaseUrl, `select 1 from returns.return_timeline where return_id = $1 and kind = 'completed'`, [twice.id]);
     expect(completions).toHaveLength(1);
@@ -157,8 +157,8 @@ describe('process', () => {
     // The job of a completion queued just before the cancellation committed.
     const jobId = await app.service.runtime.boss.send('returns-completion', { returnId: ret.id });
     await eventually(async () => {
-      const [row] = await query<{ state: string }>(app.databaseUrl, 'select state from pgboss.job where id = $1', [jobId]);
-      return row?.state === 'completed' ? true : undefined;
+      const job = await app.service.runtime.boss.getJobById('returns-completion', jobId!);
+      return job?.state === 'completed' ? true : undefined;
     }, 'the completion job to run');
     expect(await statusOf(app, ret.id)).toBe('deleted');
   });
@@ -190,8 +190,7 @@ describe('remove', () => {
     expect(await statusOf(app, ret.id)).toBe('deleted');
     const details = await compat(app, account.compatKey, 'GET', `/api/v1/warehouse/return/details?return_id=${ret.numericId}`);
     expect(details.body.state).toBe('cancelled');
-    const queued = await query(app.databaseUrl, `select 1 from pgboss.job where name = 'returns-completion' and data->>'returnId' = $1`, [ret.id]);
-    expect(queued).toHaveLength(0);
+    expect(await app.service.runtime.boss.findJobs('returns-completion', { data: { returnId: ret.id } })).toHaveLength(0);
   });
 
   it('refuses ids that are not on the return (422) and changes nothing', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from './support/app.js';
-import { OUTBOX_EVENTS, query } from './support/database.js';
+import { jobRows, OUTBOX_EVENTS, query } from './support/database.js';
 import { accept, startAnotherProcess } from './support/events.js';
 import { eventually } from './support/eventually.js';
 import { createFlow, flowsIdle, runsOf, runsWhen, startReceiver, finished } from './support/flows.js';
@@ -62,10 +62,10 @@ describe('flows: exactly once, restarts', () => {
       await Promise.all([app.service.runtime.boss.insert('flow-triggers', copies.slice(0, n)), second.service.runtime.boss.insert('flow-triggers', copies.slice(n))]);
       // Step jobs duplicated too, while the runs wait: each copy carries the run's token.
       const steps = await eventually(async () => {
-        const rows = await query<{ data: Record<string, unknown> }>(app.databaseUrl, `select data from pgboss.job where name = 'flow-steps' and data->>'storeId' = $1 and state = 'created'`, [account.storeId]);
+        const rows = (await jobRows(app.databaseUrl, { names: ['flow-steps'], storeId: account.storeId })).filter((j) => j.state === 'created');
         return rows.length > 0 ? rows : undefined;
       }, 'waiting step jobs');
-      await second.service.runtime.boss.insert('flow-steps', steps.map((s) => ({ data: s.data })));
+      await second.service.runtime.boss.insert('flow-steps', steps.map((s) => ({ data: s.data as object })));
 
       await runsWhen(app, account, flow.id, (r) => r.length === n && r.every(finished), 'every run to finish');
       await flowsIdle(app.databaseUrl);

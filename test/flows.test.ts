@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { query } from './support/database.js';
+import { jobRows } from './support/database.js';
 import { accept, customersOf, drained } from './support/events.js';
 import {
   FLOWS_GQL,
@@ -296,7 +296,7 @@ describe('flows', () => {
   it('flows read processed events from the outbox: runs start only for the events an active flow is triggered by, and processing queues no trigger job', async () => {
     const account = await app.createAccount('Trigger reads');
     const triggered = async () => (await runsOf(app, account, flow.id)).map((r) => r.customer?.email).sort();
-    const triggerJobs = () => query(app.databaseUrl, `select 1 from pgboss.job where name = 'flow-triggers' and data->>'storeId' = $1`, [account.storeId]);
+    const triggerJobs = () => jobRows(app.databaseUrl, { names: ['flow-triggers'], storeId: account.storeId });
     await accept(app, account, { eventName: 'Wanted', customer: { email: 'none-yet@example.com' } });
     await flowsIdle(app.databaseUrl);
 

@@ -3,7 +3,7 @@ import type { OutboxEvent } from '../platform/jobs/outbox.js';
 import { RESTOCK_QUEUE } from '../subgraphs/inventory/restock.job.js';
 import { RestockService } from '../subgraphs/inventory/restock.service.js';
 import { useTestAccount, useTestApp, type TestAccount } from './support/app.js';
-import { consumedEvents, OUTBOX_EVENTS, query } from './support/database.js';
+import { consumedEvents, jobRows, OUTBOX_EVENTS, query } from './support/database.js';
 import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './support/returns.js';
 import { createLocation, gql, rest, upsertProduct } from './inventory-fixtures.js';
 import { eventually } from './support/eventually.js';
@@ -47,8 +47,8 @@ describe('restock of completed returns', () => {
   async function restocked(returnId: string, count: number): Promise<OutboxEvent[]> {
     const events = await consumedEvents<OutboxEvent>(app.databaseUrl, RESTOCK_QUEUE, `e.subject_id = $2 and e.type = 'return.updated'`, [returnId], count);
     await eventually(async () => {
-      const rows = await query(app.databaseUrl, `select 1 from pgboss.job where name = $1 and data->>'subjectId' = $2 and state in ('created', 'retry', 'active')`, [RESTOCK_QUEUE, returnId]);
-      return rows.length === 0;
+      const rows = await jobRows(app.databaseUrl, { names: [RESTOCK_QUEUE], unfinished: true });
+      return rows.filter((j) => (j.data as { subjectId?: string }).subjectId === returnId).length === 0;
     }, 'the restock jobs to be worked');
     return events;
   }

@@ -1,3 +1,4 @@
+import { QUEUE_SCHEMA } from '../platform/jobs/queue-tables.js';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
 import { drained, postEvent } from './support/events.js';
@@ -41,7 +42,7 @@ describe('customer export', () => {
     const exportedBy = (hit: Hit): string | undefined => {
       const row = hit.row as Record<string, any>;
       // pg-boss's job table and its partitions.
-      if (hit.table.startsWith('pgboss.job')) return row.data.subjectId ?? row.data.eventId;
+      if (hit.table.startsWith(`${QUEUE_SCHEMA}.job`)) return row.data.subjectId ?? row.data.eventId;
       switch (hit.table) {
         case 'events.flow_run_step':
           return row.run_id;

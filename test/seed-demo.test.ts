@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemo, type Progress, type SeedCounts } from '../server/cli/seed-demo.js';
 import { useTestAccount, useTestApp, type TestApp } from './support/app.js';
-import { CONSUMED, query } from './support/database.js';
+import { CONSUMED, jobRows, query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { seedDemoCommand } from '../server/cli/seed-demo-command.js';
 
@@ -10,10 +10,11 @@ async function settled(app: TestApp): Promise<void> {
   await eventually(async () => {
     const [row] = await query<{ n: number }>(
       app.databaseUrl,
-      `select (select count(*) from pgboss.job where name in ('custom-events', 'inventory-restock') and state in ('created', 'retry', 'active'))
+      `select (select count(*) from events.event_inbox)
             + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'inventory-restock' and e.type = 'return.updated' and not ${CONSUMED}) as n`,
     );
-    return Number(row!.n) === 0 ? true : undefined;
+    const jobs = await jobRows(app.databaseUrl, { names: ['inventory-restock'], unfinished: true });
+    return Number(row!.n) + jobs.length === 0 ? true : undefined;
   }, 'the seeded work to run');
 }
 

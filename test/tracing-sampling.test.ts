@@ -60,7 +60,7 @@ describe('head sampling at the edge (a sampler that starts no trace)', () => {
     expect(quiet!.headers.traceparent).toBeUndefined();
     const carried = await query<{ n: number }>(
       app.databaseUrl,
-      `select (select count(*)::int from pgboss.job where data->>'storeId' = $1 and data ? 'trace')
+      `select (select count(*)::int from events.event_inbox where store_id = $1 and job ? 'trace')
             + (select count(*)::int from platform.outbox_event where store_id = $1 and trace is not null) as n`,
       [subscriber.storeId],
     );

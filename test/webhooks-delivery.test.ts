@@ -41,7 +41,7 @@ describe('webhook delivery', () => {
   /** Every event queued for the subscription, sent or not. */
   const messagesOf = (s: Subscribed) => query<{ subject_id: string }>(app.databaseUrl, 'select subject_id from webhooks.message where subscription_id = $1', [s.id]);
   const unfinishedReplays = async (s: Subscribed) =>
-    (await query<{ n: number }>(app.databaseUrl, `select count(*)::int as n from pgboss.job where name = $1 and data->>'subscriptionId' = $2 and state <> 'completed'`, [WEBHOOK_REPLAY_QUEUE, s.id]))[0]!.n;
+    (await app.service.runtime.boss.findJobs(WEBHOOK_REPLAY_QUEUE, { data: { subscriptionId: s.id } })).filter((j) => j.state !== 'completed').length;
 
   async function newReturn(account: TestAccount): Promise<string> {
     const order = orderBody({}, [{ id: 'l1', quantity: 50, price: '3.00', sku: 'SKU-W', title: 'Cup' }]);

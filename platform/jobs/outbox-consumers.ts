@@ -6,7 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
 import { PollingLoop } from './polling-loop.js';
 import { enqueueInTransaction, OUTBOX_RETENTION_SECONDS, settleInTransaction, type OutboxContract, type OutboxEvent } from './outbox.js';
-import { ensureQueue, QUEUE_SCHEMA, type PgBoss, type QueuePolicy } from './queue.js';
+import { ensureQueue, type PgBoss, type QueuePolicy } from './queue.js';
 import { inBatchSpan, inJobBatchSpan, type TraceCarrier } from '../observability/tracing.js';
 
 /**
@@ -255,10 +255,7 @@ export class OutboxConsumer extends PollingLoop {
   }
 
   private async queueWaiting(): Promise<boolean> {
-    const [row] = await sql<{ found: boolean }>(this.options.orm.em.fork(), `select exists(select 1 from ${QUEUE_SCHEMA}.job where name = $1 and state = 'created') as found`, [
-      this.name,
-    ]).catch(() => [{ found: false }]);
-    return row!.found;
+    return (await this.options.boss.findJobs(this.name, { queued: true }).catch(() => [])).length > 0;
   }
 }
 

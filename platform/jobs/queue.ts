@@ -2,6 +2,9 @@ import { PgBoss, type Queue, type QueueResult, type UpdateQueueOptions } from 'p
 import type { DatabaseTimeouts } from '../config.js';
 import { poolConfig } from '../db/pool.js';
 import type { Logger } from '../observability/logger.js';
+import { activeJobsStartedBefore, QUEUE_SCHEMA, vacuumJobTablesEarly } from './queue-tables.js';
+
+export { QUEUE_SCHEMA };
 
 export type { PgBoss };
 
@@ -107,8 +110,6 @@ export async function ensureQueue(boss: PgBoss, name: string, declaration: Queue
   if (Object.entries(wanted).some(([key, value]) => (stored[key] ?? null) !== value)) await boss.updateQueue(name, wanted as UpdateQueueOptions);
 }
 
-export const QUEUE_SCHEMA = 'pgboss';
-
 /**
  * pg-boss in its own schema. `supervise` (maintenance: expiring, archiving,
  * dead-lettering) runs in processes that work jobs; a facade-only process
@@ -134,30 +135,8 @@ export async function startQueue(url: string, logger: Logger, options: { supervi
     throw err;
   }
   // A tuning, not a requirement: a database user that may not alter the tables still runs the service.
-  await vacuumJobTablesEarly(boss).catch((err: unknown) => logger.warn({ err }, 'could not set the job tables\' autovacuum settings'));
+  await vacuumJobTablesEarly(boss.getDb()).catch((err: unknown) => logger.warn({ err }, 'could not set the job tables\' autovacuum settings'));
   return boss;
-}
-
-/** Autovacuum per job table: after a fixed number of dead rows, at full speed (see below). */
-const JOB_TABLE_VACUUM = ['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=20000', 'autovacuum_vacuum_cost_delay=0'];
-
-/**
- * Every job fetched, completed or deleted leaves a dead entry in the job table's fetch index, and
- * a fetch that plans a bitmap scan visits each of them in the heap until a vacuum removes them: at
- * thousands of jobs a second, with autovacuum's default trigger (20 % of the table dead), the
- * custom-event drain slowed from about 4,000 to 2,300 events/s within four backlogs. So the job
- * tables are vacuumed after a fixed 20,000 dead rows, unthrottled. pg-boss owns the tables; storage
- * parameters are not part of its schema, so it leaves them alone. Checked first, so a restart takes
- * no lock when they are set.
- */
-async function vacuumJobTablesEarly(boss: PgBoss): Promise<void> {
-  const db = boss.getDb();
-  const { rows } = (await db.executeSql(
-    `select c.oid::regclass::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = '${QUEUE_SCHEMA}.job'::regclass and not (coalesce(c.reloptions, '{}') @> $1::text[])`,
-    [JOB_TABLE_VACUUM],
-  )) as { rows: { name: string }[] };
-  for (const { name } of rows) await db.executeSql(`alter table ${name} set (${JOB_TABLE_VACUUM.join(', ')})`);
 }
 
 /**
@@ -172,10 +151,7 @@ async function vacuumJobTablesEarly(boss: PgBoss): Promise<void> {
  * database at worst runs twice.
  */
 export async function retryInterruptedJobs(boss: PgBoss, downSince: Date, logger: Logger): Promise<number> {
-  const db = boss.getDb();
-  const { rows } = (await db.executeSql(`select name, id from ${QUEUE_SCHEMA}.job where state = 'active' and started_on < $1`, [downSince])) as {
-    rows: { name: string; id: string }[];
-  };
+  const rows = await activeJobsStartedBefore(boss.getDb(), downSince);
   const byQueue = new Map<string, string[]>();
   for (const { name, id } of rows) byQueue.set(name, [...(byQueue.get(name) ?? []), id]);
   for (const [name, ids] of byQueue) await boss.fail(name, ids, { reason: 'the database crashed while the job ran' });

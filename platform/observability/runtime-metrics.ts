@@ -1,43 +1,13 @@
 import { poolOf, type Orm } from '../db/orm.js';
 import { metrics } from './metrics.js';
-import { QUEUE_SCHEMA, type PgBoss } from '../jobs/queue.js';
+import type { PgBoss } from '../jobs/queue.js';
+import { queueDepths } from '../jobs/queue-tables.js';
 
 const queueJobs = metrics.gauge('queue_jobs', 'pg-boss jobs per queue: queued (due now), deferred (due later), active (being worked).', ['queue', 'state']);
 const queueOldest = metrics.gauge('queue_oldest_job_age_seconds', 'Age of the oldest job of each queue that is due and not yet picked up (0 when none).', ['queue']);
 const poolConnections = metrics.gauge('db_pool_connections', 'Database pool connections per pool: total (open), idle, and waiting (requests queued for one).', ['pool', 'state']);
 const poolMax = metrics.gauge('db_pool_max_connections', 'Largest number of connections each pool opens.', ['pool']);
 const ready = metrics.gauge('service_ready', 'Readiness as /readyz reports it, per check (database, queue, pool:<name>): 1 ready, 0 not.', ['check']);
-
-interface QueueRow {
-  name: string;
-  queued: number;
-  deferred: number;
-  active: number;
-  oldest: number | null;
-}
-
-/**
- * One read of the queue tables per scrape, in the database (exact, unlike
- * the queue's cached statistics, which only supervising processes refresh):
- * every queue with its due, deferred and active jobs and the age of its
- * oldest due job. pg-boss indexes jobs by queue and state, and only the
- * unfinished ones are counted.
- */
-const QUEUE_SQL = `
-  select q.name,
-         coalesce(j.queued, 0)::int as queued, coalesce(j.deferred, 0)::int as deferred, coalesce(j.active, 0)::int as active,
-         extract(epoch from now() - j.oldest)::float8 as oldest
-    from ${QUEUE_SCHEMA}.queue q
-    left join (
-      select name,
-             count(*) filter (where state in ('created', 'retry') and start_after <= now()) as queued,
-             count(*) filter (where state in ('created', 'retry') and start_after > now()) as deferred,
-             count(*) filter (where state = 'active') as active,
-             min(created_on) filter (where state in ('created', 'retry') and start_after <= now()) as oldest
-        from ${QUEUE_SCHEMA}.job
-       where state in ('created', 'retry', 'active')
-       group by name
-    ) j on j.name = q.name`;
 
 /** Readiness read at scrape time (the checks of /readyz), so an alert can fire on it; returns the function that removes it. */
 export function registerReadinessMetric(check: () => Promise<Record<string, boolean>>): () => void {
@@ -49,7 +19,7 @@ export function registerReadinessMetric(check: () => Promise<Record<string, bool
 /** Registers the scrape-time readers of a runtime's queue and pools; returns the function that removes them. */
 export function registerRuntimeMetrics(boss: PgBoss, pools: Record<string, { orm: Orm; max: number }>): () => void {
   const removeQueue = metrics.collector(async () => {
-    const rows = (await boss.getDb().executeSql(QUEUE_SQL)).rows as QueueRow[];
+    const rows = await queueDepths(boss.getDb());
     queueJobs.reset();
     queueOldest.reset();
     for (const row of rows) {

@@ -105,10 +105,10 @@ export interface PrivacyParticipants {
 
 /**
  * The order erasures run the parts in (see ErasureParticipant): the customer data first (events,
- * then returns), then the copies (queued jobs, the outbox, webhook messages). Each module declares
- * its participants; this list places them.
+ * then returns), then the copies (accepted events not yet processed, jobs, the outbox, webhook
+ * messages). Each module declares its participants; this list places them.
  */
-export const ERASURE_ORDER = ['events', 'returns', 'queue', 'outbox', 'webhooks'] as const;
+export const ERASURE_ORDER = ['events', 'returns', 'inbox', 'queue', 'outbox', 'webhooks'] as const;
 
 /** Participants sorted into erasure order; a part missing from ERASURE_ORDER is a mistake, not a guess. */
 export function inErasureOrder(participants: readonly PrivacyParticipants[]): PrivacyParticipants[] {

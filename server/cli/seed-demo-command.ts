@@ -3,7 +3,7 @@ import { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { platformDbModule } from '../../platform/schema.js';
 import { environment, loadConfig, type Config } from '../../platform/config.js';
 import { openDatabase } from '../../platform/db/database.js';
-import { createOrm, migrate } from '../../platform/db/orm.js';
+import { createOrm, migrate, sql } from '../../platform/db/orm.js';
 import { createLogger, type Logger } from '../../platform/observability/logger.js';
 import { startService, type RunningService } from '../main.js';
 import pg from 'pg';
@@ -66,10 +66,10 @@ function returnDater(config: Config, logger: Logger, url?: string) {
 
 /** Waits (bounded) until the events just queued are processed, so the store shows them when the command ends. */
 async function drainEvents(service: RunningService): Promise<void> {
-  const db = service.runtime.boss.getDb();
+  const { orm } = service.runtime.deps.events!;
   for (let i = 0; i < 600; i++) {
-    const { rows } = await db.executeSql(`select count(*)::int as n from pgboss.job where name = 'custom-events' and state in ('created', 'retry', 'active')`);
-    if ((rows[0] as { n: number }).n === 0) return;
+    const [row] = await sql<{ n: number }>(orm.em.fork(), 'select count(*)::int as n from event_inbox');
+    if (row!.n === 0) return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }

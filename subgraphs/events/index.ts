@@ -3,6 +3,7 @@ import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { eventAcceptance } from './event-acceptance.service.js';
 import { createCustomEventQueues, startCustomEventWorkers, startTransfer, stopCustomEventWorkers } from './custom-event.job.js';
 import { EventInbox } from './event-inbox.service.js';
+import { inboxErasure } from './event-inbox.privacy.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
 import { CustomerResolver, customerReferences } from './customers/customer.resolver.js';
@@ -131,7 +132,8 @@ export const eventsSubgraph = defineModule({
   },
   privacy: ({ deps, suppressions }) => [
     new EventsPrivacy(deps.orm, suppressions).participants(),
-    // Accepted events wait as jobs until processed: their copies of the person go too.
+    // Accepted events wait in the inbox until processed, and dead letters keep them: their copies of the person go too.
+    { erasure: inboxErasure(deps.orm) },
     { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
   ],
 });

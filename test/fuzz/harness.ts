@@ -1,3 +1,5 @@
+import { findJobRows } from '../../platform/jobs/queue-tables.js';
+import { DEAD_LETTER_SUFFIX } from '../../platform/jobs/queue.js';
 import pg from 'pg';
 import { OUTBOX_CONSUMERS } from '../../server/modules.js';
 import { CONSUMED } from '../support/database.js';
@@ -50,7 +52,7 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from inventory.location), (select count(*) from inventory.product), (select max(updated_at) from inventory.product),
   (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
   (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
-  (select count(*) from events.segment), (select count(*) from pgboss.job where name = 'custom-events'), (select count(*) from events.custom_event),
+  (select count(*) from events.segment), (select count(*) from events.event_inbox), (select count(*) from events.custom_event),
   (select count(*) from webhooks.subscription where deleted_at is null), (select max(updated_at) from webhooks.subscription)
 )::text as print`;
 
@@ -60,8 +62,7 @@ const FINGERPRINT = `select json_build_array(
  * does not look like a refused request's change. Webhook deliveries change nothing fingerprinted.
  */
 const READERS = OUTBOX_CONSUMERS.filter((c) => c.name !== 'webhooks-outbox');
-const SETTLE = `select ((select count(*) from pgboss.job
-    where state in ('created', 'retry', 'active') and name not like '%-dead' and name <> 'webhooks-outbox' and start_after < now() + interval '5 seconds')
+const SETTLE = `select ((select count(*) from events.event_inbox where ready_at < now() + interval '5 seconds')
   + (select count(*) from platform.outbox_consumer c join unnest($1::text[], $2::text[]) as d(name, types) on d.name = c.name, platform.outbox_event e
       where e.tx >= pg_snapshot_xmin(c.snapshot) and e.type = any(string_to_array(d.types, ',')) and not ${CONSUMED}))::int as n`;
 const SETTLE_PARAMS = [READERS.map((c) => c.name), READERS.map((c) => [...new Set(c.contracts.map((k) => k.type))].join(','))];
@@ -82,11 +83,20 @@ export class StateProbe {
   async fingerprint(): Promise<string> {
     if (this.dirty) {
       // Unsettled after 10 s, the comparison goes ahead and tells whether it mattered.
-      await eventually(async () => (await this.pool.query<{ n: number }>(SETTLE, SETTLE_PARAMS)).rows[0]!.n === 0, 'background jobs to settle', { timeoutMs: 10_000, intervalMs: 100 }).catch(() => undefined);
+      await eventually(async () => (await this.pool.query<{ n: number }>(SETTLE, SETTLE_PARAMS)).rows[0]!.n + (await this.dueJobs()) === 0, 'background jobs to settle', { timeoutMs: 10_000, intervalMs: 100 }).catch(
+        () => undefined,
+      );
       this.dirty = false;
     }
     const { rows } = await this.pool.query<{ print: string }>(FINGERPRINT);
     return rows[0]!.print;
+  }
+
+  /** Jobs of the work queues due within 5 s (dead letters and the webhook fan-out's queue change nothing fingerprinted). */
+  private async dueJobs(): Promise<number> {
+    const soon = Date.now() + 5_000;
+    const jobs = await findJobRows({ executeSql: (text, values) => this.pool.query(text, values) }, { unfinished: true });
+    return jobs.filter((j) => !j.name.endsWith(DEAD_LETTER_SUFFIX) && j.name !== 'webhooks-outbox' && new Date(j.startAfter).getTime() < soon).length;
   }
 
   close(): Promise<void> {

@@ -71,14 +71,27 @@ describe('the service across PostgreSQL primary failovers', () => {
     gaps.kill = await crashUnderLoad(await load(), receiver, readyUrls(), async () => {
       // The node killed before comes back first, as a replica, so each kill meets a whole cluster.
       if (killed) await cluster.restartNode(killed);
-      killed = (await cluster.killPrimary()).node;
+      const result = await cluster.killPrimary();
+      killed = result.node;
+      return result.at;
     }, output);
     if (killed) await cluster.restartNode(killed);
   });
 
   it('a planned switchover under load', { timeout: 600_000 }, async () => {
     await cluster.waitForHealthy({ timeoutMs: 120_000 });
-    gaps.switchover = await crashUnderLoad(await load(), receiver, readyUrls(), async () => void (await cluster.switchover()), output, { kills: 1 });
+    gaps.switchover = await crashUnderLoad(
+      await load(),
+      receiver,
+      readyUrls(),
+      async () => {
+        const requested = Date.now();
+        await cluster.switchover();
+        return requested;
+      },
+      output,
+      { kills: 1 },
+    );
   });
 
   it('the primary frozen (SIGSTOP) longer than the ttl, then resumed: it takes no write after it resumes', { timeout: 600_000 }, async () => {
@@ -89,6 +102,7 @@ describe('the service across PostgreSQL primary failovers', () => {
       frozen = result.node;
       // Resumed, it must have stepped down: in recovery or refusing connections, never a second primary.
       expect(await cluster.waitForDemoted(result.node, 90_000)).toMatch(/replica|refuses/);
+      return result.resumedAt - result.frozenMs;
     }, output, { kills: 1 });
     expect(frozen).toBeDefined();
     expect(await cluster.isPrimary(frozen as never)).toBe(false);

@@ -476,13 +476,15 @@ export interface Gap {
 
 /**
  * Runs the load, brings the database down `kills` times through `kill` (3 unless said), checks the
- * answers on the way and the outcome, and measures each gap.
+ * answers on the way and the outcome, and measures each gap: from when `kill` says the failure
+ * began (the time it returns, or the call's start), until the first write sent after it was
+ * acknowledged, and until every process was ready again.
  */
 export async function crashUnderLoad(
   load: CrashLoad,
   receiver: Receiver,
   readyUrls: string[],
-  kill: (k: number) => Promise<void>,
+  kill: (k: number) => Promise<number | void>,
   output: () => string,
   options: { kills?: number } = {},
 ): Promise<Gap[]> {
@@ -498,8 +500,8 @@ export async function crashUnderLoad(
     for (let k = 0; k < kills; k++) {
       if (k > 0) await sleep(300 + Math.random() * 2_000);
       readiness.killed(k);
-      const killedAt = Date.now();
-      await kill(k);
+      const called = Date.now();
+      const killedAt = (await kill(k)) ?? called;
       await readiness.notReadyAfter(k).catch((err: Error) => {
         throw new Error(`${err.message}\n${context()}`);
       });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { withDatabase } from '../../platform/db/embedded-postgres.js';
+import { findJobRows, type JobFilter, type JobRow } from '../../platform/jobs/queue-tables.js';
 import { eventually } from './eventually.js';
 
 /** A new, empty database on the run's server; every test file gets its own. */
@@ -27,6 +28,11 @@ export async function query<T = Record<string, unknown>>(url: string, text: stri
   } finally {
     await client.end();
   }
+}
+
+/** pg-boss's jobs matching a filter (through the one module that reads its tables, platform/jobs/queue-tables.ts). */
+export function jobRows(url: string, filter: JobFilter = {}): Promise<JobRow[]> {
+  return findJobRows({ executeSql: async (text, values) => ({ rows: await query(url, text, values ?? []) }) }, filter);
 }
 
 const ENVELOPE = `jsonb_build_object('id', e.id, 'type', e.type, 'version', e.version, 'storeId', e.store_id, 'subjectType', e.subject_type, 'subjectId', e.subject_id,

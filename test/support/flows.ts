@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestAccount, TestApp } from './app.js';
-import { CONSUMED, query } from './database.js';
+import { CONSUMED, jobRows, query } from './database.js';
 import { eventually } from './eventually.js';
 
 /** GraphQL of the flows (decisions section 16), as the tests and dashboards call it. */
@@ -95,10 +95,11 @@ export async function flowsIdle(databaseUrl: string): Promise<void> {
   await eventually(async () => {
     const [row] = await query<{ n: number }>(
       databaseUrl,
-      `select (select count(*) from pgboss.job where name in ('custom-events', 'flow-triggers', 'flow-steps') and state in ('created', 'retry', 'active'))
+      `select (select count(*) from events.event_inbox)
             + (select count(*) from platform.outbox_event e, platform.outbox_consumer c where c.name = 'flow-triggers' and e.type = 'custom_event.created' and not ${CONSUMED}) as n`,
     );
-    return Number(row!.n) === 0 ? true : undefined;
+    const jobs = await jobRows(databaseUrl, { names: ['flow-triggers', 'flow-steps'], unfinished: true });
+    return Number(row!.n) + jobs.length === 0 ? true : undefined;
   }, 'the flows to be idle');
 }
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestAccount, type TestAccount, type TestApp } from './app.js';
-import { query } from './database.js';
+import { jobRows, query } from './database.js';
 import { eventually } from './eventually.js';
 import { accept } from './events.js';
 import { createFlow, createTemplate } from './flows.js';
@@ -57,12 +57,12 @@ export async function settled(databaseUrl: string): Promise<void> {
   await eventually(async () => {
     const [row] = await query<{ n: number }>(
       databaseUrl,
-      `select (select count(*) from pgboss.job where state in ('created', 'retry', 'active')
-                 and name in ('custom-events', 'flow-triggers', 'webhooks-outbox', 'inventory-restock', 'privacy-erasure', 'privacy-retention')
-                 and start_after <= now())
+      `select (select count(*) from events.event_inbox where ready_at <= now())
             + (select count(*) from webhooks.message where state = 'queued') as n`,
     );
-    return Number(row!.n) === 0;
+    const jobs = await jobRows(databaseUrl, { names: ['flow-triggers', 'webhooks-outbox', 'inventory-restock', 'privacy-erasure', 'privacy-retention'], unfinished: true });
+    const due = jobs.filter((j) => new Date(j.startAfter) <= new Date()).length;
+    return Number(row!.n) + due === 0;
   }, 'the queues and the webhook deliveries to settle');
 }
 
