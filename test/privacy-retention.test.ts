@@ -61,7 +61,11 @@ describe('data retention', () => {
     await drained(app.databaseUrl);
     await eventually(async () => (await query(app.databaseUrl, `select 1 from events.message`)).length === 6, 'the messages of both stores');
     await settled(app.databaseUrl);
-    // Time moves in the rows: messages, finished runs and the webhook log aged past the strict store's setting.
+    // Time moves in the rows: the old events received two years ago (into that month's partition, which the
+    // relaxed store's events keep: its rows go one by one), messages, finished runs and the webhook log aged
+    // past the strict store's setting.
+    await query(app.databaseUrl, `select events.ensure_custom_event_partition(now() - interval '2 years')`);
+    await query(app.databaseUrl, `update events.custom_event set received_at = now() - interval '2 years' where data->>'which' like 'old%'`);
     await query(app.databaseUrl, `update events.message set created_at = now() - interval '11 days'`);
     await query(app.databaseUrl, `update events.flow_run set finished_at = now() - interval '11 days' where finished_at is not null`);
     await query(app.databaseUrl, `update webhooks.attempt set created_at = now() - interval '6 days'`);
@@ -88,5 +92,36 @@ describe('data retention', () => {
     const metrics = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${app.adminToken}` } }).then((r) => r.text());
     expect(metrics).toMatch(/privacy_retention_removed_total\{kind="custom_event"\} 2/);
     expect(metrics).toMatch(/privacy_retention_removed_total\{kind="webhook_attempt"\} [1-9]/);
+  });
+
+  it('drops a whole month when every store with events in it keeps them for less, with its rollup counts, uniqueIds and runs', { timeout: 120_000 }, async () => {
+    const monthly = await app.createAccount('Monthly');
+    expect((await call(app, monthly.apiSecret, 'PUT', `/v2.2/stores/${monthly.storeId}/data-retention`, { retention: { customEventDays: 30 } })).status).toBe(200);
+    const customer = { email: 'mo@example.com' };
+    for (let i = 0; i < 5; i++) await accept(app, monthly, { eventName: 'Old month', uniqueId: `m-${i}`, customer, data: { i: i + 1 } });
+    await accept(app, monthly, { eventName: 'This month', customer });
+    await drained(app.databaseUrl);
+    // Five events received fourteen months ago, alone in their month.
+    const [{ part }] = (await query<{ part: string }>(app.databaseUrl, `select 'custom_event_y' || to_char(date_trunc('month', (now() - interval '14 months') at time zone 'UTC'), 'YYYY"m"MM') as part`)) as [{ part: string }];
+    await query(app.databaseUrl, `select events.ensure_custom_event_partition(now() - interval '14 months')`);
+    await query(app.databaseUrl, `update events.custom_event set received_at = now() - interval '14 months' where store_id = $1 and event_name = 'Old month'`, [monthly.storeId]);
+    const partitions = () => query<{ name: string }>(app.databaseUrl, `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'events.custom_event'::regclass`);
+    expect((await partitions()).map((p) => p.name)).toContain(part);
+    const stats = async () =>
+      (
+        await app.graphql<{ eventStats: { totals: { count: number } } }>(
+          'query($s: ID!, $w: TimeWindowInput!) { eventStats(storeId: $s, eventName: "Old month", window: $w) { totals { count } } }',
+          { s: monthly.storeId, w: { from: new Date(Date.now() - 86_400_000).toISOString(), until: new Date(Date.now() + 3_600_000).toISOString(), interval: 'DAY' } },
+          monthly.apiSecret,
+        )
+      ).data!.eventStats.totals.count;
+    expect(await stats()).toBe(5);
+
+    expect((await app.graphql('mutation { enforceDataRetention }')).data).toEqual({ enforceDataRetention: true });
+    await eventually(async () => ((await partitions()).some((p) => p.name === part) ? undefined : true), 'the month to be dropped');
+    expect(await query(app.databaseUrl, `select event_name from events.custom_event where store_id = $1`, [monthly.storeId])).toEqual([{ event_name: 'This month' }]);
+    expect(await query(app.databaseUrl, `select 1 from events.custom_event_unique_id where store_id = $1`, [monthly.storeId])).toEqual([]);
+    // The rollup no longer counts them (analytics stay exact).
+    expect(await stats()).toBe(0);
   });
 });

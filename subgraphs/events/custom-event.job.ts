@@ -11,6 +11,7 @@ import { inJobBatchSpan } from '../../platform/observability/tracing.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './event-ingestion.service.js';
 import type { EventInbox, InboxRow } from './event-inbox.service.js';
 import { EventLanes } from './event-lanes.service.js';
+import { ensurePartitionOf } from './custom-event-partitions.job.js';
 import { isCustomEventJob, UnprocessableJobError, type CustomEventService } from './custom-event.service.js';
 
 /**
@@ -137,7 +138,10 @@ export class CustomEventWorker extends PollingLoop {
   private async eachAlone(jobs: InboxRow[], batchError: unknown): Promise<void> {
     for (const job of jobs) {
       let error = batchError;
-      if (jobs.length > 1) {
+      // The month it was received in is missing (dropped by retention before a dead letter was retried): made again, then tried.
+      const noPartition = isMissingPartition(error);
+      if (noPartition) await ensurePartitionOf(this.deps.orm, job.job.receivedAt).catch(() => undefined);
+      if (jobs.length > 1 || noPartition) {
         try {
           await this.apply({ limit: 1, only: [job.seq] });
           customEventsProcessed.inc({ outcome: 'completed' });
@@ -155,6 +159,11 @@ export class CustomEventWorker extends PollingLoop {
       if (outcome) customEventsProcessed.inc({ outcome });
     }
   }
+}
+
+/** PostgreSQL's "no partition of relation ... found for row" (check_violation, raised by the partition routing). */
+function isMissingPartition(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: string }).code === '23514' && /no partition/.test(err.message);
 }
 
 /** The workers this process runs, so a test or a benchmark can pause them. */

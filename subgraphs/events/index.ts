@@ -3,6 +3,7 @@ import { CUSTOM_EVENT_EVENTS } from './custom-event.events.js';
 import { eventAcceptance } from './event-acceptance.service.js';
 import { createCustomEventQueues, startCustomEventWorkers, startTransfer, stopCustomEventWorkers } from './custom-event.job.js';
 import { EventInbox } from './event-inbox.service.js';
+import { createPartitionQueue, startPartitionMaintenance } from './custom-event-partitions.job.js';
 import { inboxErasure } from './event-inbox.privacy.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
@@ -15,6 +16,7 @@ import { SegmentService } from './segments/segment.service.js';
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
 import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
 import { Migration20261231000100_event_inbox } from './migrations/Migration20261231000100_event_inbox.js';
+import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -95,10 +97,12 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
       { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
+      { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
     ],
   },
   async queues(boss) {
     await createCustomEventQueues(boss);
+    await createPartitionQueue(boss);
     await createFlowQueues(boss);
   },
   services,
@@ -123,6 +127,7 @@ export const eventsSubgraph = defineModule({
   async workers({ deps, events, inbox, runner }) {
     await startCustomEventWorkers(deps, events, inbox, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     await startTransfer(deps, inbox);
+    await startPartitionMaintenance(deps.orm, deps.boss, deps.logger);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
     return async () => {
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.

@@ -3,6 +3,7 @@ import { affected, inBatches, retentionScopes, scrubRows } from '../../../platfo
 import type { ErasureLedger, ErasureParticipant, ErasureWork, PrivacyParticipants, RetentionPolicy } from '../../../platform/privacy/participants.js';
 import { identifierPattern, scrubJson, scrubText, type ErasureSubject } from '../../../platform/privacy/subject.js';
 import { lockStoreExclusive, type CustomerSuppressions } from './customer-suppression.service.js';
+import { dropExpiredPartitions } from '../custom-event-partitions.job.js';
 
 interface ProfileRow {
   id: string;
@@ -161,17 +162,19 @@ export class EventsPrivacy {
   }
 
   /**
-   * Retention: events older than their store keeps them (by eventTimestamp; never one a flow is
-   * still running for), messages, and finished flow runs with their steps. Batches of a thousand.
+   * Retention: events received longer ago than their store keeps them (never one a flow is still
+   * running for): whole months first (custom-event-partitions.job.ts), then the rows of the months
+   * at the edge; messages, and finished flow runs with their steps. Batches of a thousand.
    */
   private async enforce(policy: RetentionPolicy): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
+    add(total, await dropExpiredPartitions(this.orm, policy));
     const before = 'now() - make_interval(days => $2::int)';
     for (const scope of retentionScopes(policy, 'customEventDays', 'e.store_id')) {
       await inBatches(this.orm, async (em, limit) => {
         const batch = await sql<{ id: string }>(
           em,
-          `select e.id from custom_event e where ${scope.where} and e.event_timestamp < ${before}
+          `select e.id from custom_event e where ${scope.where} and e.received_at < ${before}
               and not exists (select 1 from flow_run r where r.event_id = e.id and r.status in ('RUNNING', 'WAITING'))
             limit ${limit}`,
           scope.params,
