@@ -43,7 +43,8 @@ export const webhooksModule = defineModule({
   },
   async queues(boss) {
     await createConsumerQueue(boss, WEBHOOKS_CONSUMER);
-    for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) await ensureQueue(boss, queue, { ...RETRIES.requested, deadLetters: true });
+    // A backfill of a large store runs long: its heartbeat shows it alive, and a worker lost in a failover is noticed within seconds.
+    for (const queue of [WEBHOOK_BACKFILL_QUEUE, WEBHOOK_REPLAY_QUEUE]) await ensureQueue(boss, queue, { ...RETRIES.requested, heartbeatSeconds: 30, deadLetters: true });
   },
   services,
   graph: {
