@@ -64,6 +64,52 @@ const ATTEMPTS = new BulkInsert<AttemptRow>('attempt', [
 /** How many queued messages of one lane a lease may send, one after the other, each only after the previous one succeeded. */
 const RUN_LENGTH = 16;
 
+/**
+ * Which subscriptions still exist (not deleted), each answer read after it was asked: the runs in
+ * flight share one query at a time, and whoever asks while it runs waits for the next one. A run
+ * asks before each message after its head, so a DELETE that committed while the run was out stops
+ * it after the request then under way, for one round trip per message that follows a head.
+ */
+class LiveSubscriptions {
+  private waiting: { ids: Set<string>; answer: Promise<Set<string>>; read: () => void } | undefined;
+  private reading = false;
+
+  constructor(private readonly orm: Orm) {}
+
+  /** Whether the subscription is there (false too when that could not be read: the run stops, nothing is lost). */
+  async has(id: string): Promise<boolean> {
+    let batch = this.waiting;
+    if (!batch) {
+      const ids = new Set<string>();
+      let read!: () => void;
+      const asked = new Promise<void>((resolve) => (read = resolve));
+      batch = this.waiting = { ids, read, answer: asked.then(() => this.live([...ids])) };
+    }
+    batch.ids.add(id);
+    if (!this.reading) this.next();
+    return batch.answer.then((live) => live.has(id), () => false);
+  }
+
+  private next(): void {
+    const batch = this.waiting;
+    if (!batch) return;
+    this.waiting = undefined;
+    this.reading = true;
+    batch.read();
+    void batch.answer
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = false;
+        this.next();
+      });
+  }
+
+  private async live(ids: string[]): Promise<Set<string>> {
+    const rows = await sql<{ id: string }>(this.orm.em.fork(), 'select id from subscription where id = any($1) and deleted_at is null', [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+}
+
 export type DeliveryConfig = Pick<Config, 'webhookAllowedHosts' | 'webhookRetrySchedule' | 'webhookTimeoutMs'>;
 
 /**
@@ -78,6 +124,7 @@ export class Deliverer extends PollingLoop {
   private readonly outcomes: { sent: { head: Head; result: OutboundResult }[]; done: () => void }[] = [];
   private flushing = false;
   private readonly leaseMs: number;
+  private readonly live: LiveSubscriptions;
 
   constructor(
     private readonly orm: Orm,
@@ -89,6 +136,7 @@ export class Deliverer extends PollingLoop {
     super();
     // Long enough for the request and the recording of its outcome.
     this.leaseMs = config.webhookTimeoutMs * 2 + 5000;
+    this.live = new LiveSubscriptions(orm);
   }
 
   /** Stops claiming and waits for the deliveries in flight. */
@@ -199,6 +247,8 @@ export class Deliverer extends PollingLoop {
     const latestStart = performance.now() + this.leaseMs - this.config.webhookTimeoutMs - 3000;
     for (const head of run) {
       if (sent.length && performance.now() > latestStart) break;
+      // The run ends where its subscription was deleted meanwhile: nothing more starts after the DELETE's 204.
+      if (sent.length && !(await this.live.has(head.subscription_id))) break;
       const result = await this.attempt(head);
       sent.push({ head, result });
       if (result.outcome !== 'succeeded') break;
@@ -271,17 +321,25 @@ export class Deliverer extends PollingLoop {
       return { head, result, status, next, delayMs, error: succeeded ? null : (result.error ?? `HTTP ${result.status}`) };
     });
     // Each run's last message decides its lane (the ones before it succeeded).
-    const lanes = runs
+    const ran = runs
       .map((run) => rows.find((r) => r.head === run[run.length - 1]!.head)!)
       .sort((a, b) => (a.head.subscription_id + a.head.lane < b.head.subscription_id + b.head.lane ? -1 : 1));
-    const opened = rows.filter((r) => r.head.opened);
-    const followers = rows.filter((r) => !r.head.opened);
     await this.orm.em.fork().transactional(async (em) => {
       // The lanes first (in a fixed order): a fan-out adding to one waits, and what it added is seen below.
-      await sql(em, `select 1 from lane l join unnest($1::text[], $2::text[]) as c(sid, lane) on l.subscription_id = c.sid and l.lane = c.lane order by l.subscription_id, l.lane for update of l`, [
-        lanes.map((r) => r.head.subscription_id),
-        lanes.map((r) => r.head.lane),
-      ]);
+      const held = await sql<{ subscription_id: string; lane: string }>(
+        em,
+        `select l.subscription_id, l.lane from lane l join unnest($1::text[], $2::text[]) as c(sid, lane) on l.subscription_id = c.sid and l.lane = c.lane
+          order by l.subscription_id, l.lane for update of l`,
+        [ran.map((r) => r.head.subscription_id), ran.map((r) => r.head.lane)],
+      );
+      // A lane purged with its deleted subscription while its run was out (sweep) takes the run's outcomes with it.
+      const there = new Set(held.map((l) => `${l.subscription_id}\u0000${l.lane}`));
+      const kept = (r: (typeof rows)[number]) => there.has(`${r.head.subscription_id}\u0000${r.head.lane}`);
+      const lanes = ran.filter(kept);
+      const opened = rows.filter((r) => r.head.opened && kept(r));
+      const followers = rows.filter((r) => !r.head.opened && kept(r));
+      const recorded = rows.filter(kept);
+      if (!recorded.length) return;
       if (opened.length) {
         await sql(
           em,
@@ -304,7 +362,7 @@ export class Deliverer extends PollingLoop {
                 finished_at = case when c.next = 'next' then now() else m.finished_at end,
                 attempts = c.attempts
            from unnest($1::text[], $2::text[], $3::text[], $4::int[]) as c(id, status, next, attempts) where m.id = c.id`,
-        [rows.map((r) => r.head.id), rows.map((r) => r.status), rows.map((r) => r.next), rows.map((r) => r.head.attempts)],
+        [recorded.map((r) => r.head.id), recorded.map((r) => r.status), recorded.map((r) => r.next), recorded.map((r) => r.head.attempts)],
       );
       const gone = lanes.filter((r) => r.next === 'gone');
       if (gone.length) {
@@ -344,7 +402,7 @@ export async function sweep(orm: Orm, logger?: Logger): Promise<void> {
       em,
       `update message m set state = 'discarded', finished_at = now()
          from subscription s
-        where s.id = m.subscription_id and m.state = 'queued' and s.disabled_at is not null
+        where s.id = m.subscription_id and m.state = 'queued' and s.disabled_at is not null and s.deleted_at is null
           and greatest(m.created_at, s.disabled_at) < now() - make_interval(secs => $1)
         returning m.id, m.subscription_id, m.event_id, m.type, m.subject_id, m.attempts`,
       [DISABLED_KEEP_SECONDS],
@@ -360,10 +418,12 @@ export async function sweep(orm: Orm, logger?: Logger): Promise<void> {
 }
 
 /**
- * The rows of deleted subscriptions (the cascade takes their messages, lanes and log). A purge
- * that would wait for a deliverer finishing with one of its lanes gives way (lock timeout) and is
- * tried again at the next sweep: nothing waits on it, since a deleted subscription is already gone
- * for every reader.
+ * The rows of deleted subscriptions (the cascade takes their messages, lanes and log). Locks in the
+ * deliverers' order: the lanes (sorted), then the subscription, so a deliverer recording an outcome
+ * waits for the purge (and then finds its lane gone) instead of deadlocking with it. A purge that
+ * would wait longer than a moment (a deliverer or a fan-out pass still at one of its rows) gives way
+ * before PostgreSQL's deadlock check could pick the other side, and is tried again at the next
+ * sweep: nothing waits on it, since a deleted subscription is already gone for every reader.
  */
 async function purgeDeleted(orm: Orm, logger?: Logger): Promise<void> {
   const deleted = await sql<{ id: string }>(orm.em.fork(), 'select id from subscription where deleted_at is not null order by deleted_at limit $1', [PURGED_PER_SWEEP]);
@@ -371,7 +431,8 @@ async function purgeDeleted(orm: Orm, logger?: Logger): Promise<void> {
     await orm.em
       .fork()
       .transactional(async (em) => {
-        await sql(em, `set local lock_timeout = '2s'`);
+        await sql(em, `set local lock_timeout = '200ms'`);
+        await sql(em, 'select 1 from lane where subscription_id = $1 order by subscription_id, lane for update', [id]);
         await sql(em, 'delete from subscription where id = $1 and deleted_at is not null', [id]);
       })
       .catch((err: unknown) => logger?.debug({ err, subscriptionId: id }, 'deleted webhook subscription not purged yet'));

@@ -2,7 +2,7 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import { canSeeStore, type Principal } from '../platform/api/auth.js';
 import type { Config } from '../platform/config.js';
 import { keysetPage, Conditions } from '../platform/db/keyset.js';
-import { retryOnDeadlock, sql, type EntityManager, type Orm } from '../platform/db/orm.js';
+import { sql, type EntityManager, type Orm } from '../platform/db/orm.js';
 import { invalid, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueueInTransaction } from '../platform/jobs/outbox.js';
@@ -134,8 +134,10 @@ export class WebhookSubscriptions {
     await this.checkCallback(input.callback, '/webhook/callback/url');
     const token = input.callback.auth?.bearer.token ?? null;
     const sealedToken = token === null ? null : (await this.secrets()).seal(token);
-    // Locks the subscription, then its lanes when re-enabling: the same cycle as delete's is possible.
-    await retryOnDeadlock(() => this.em().transactional(async (em) => {
+    // The subscription alone in this transaction. A deliverer recording a 410 locks its lanes and then the
+    // subscription, so the lanes are made due only after the commit, with nothing else held: the two
+    // never wait on each other in a cycle.
+    const reenabled = await this.em().transactional(async (em) => {
       const row = await this.visible(principal, id, em, true);
       if (input.externalId) {
         const [taken] = await sql(em, 'select 1 from subscription where store_id = $1 and external_id = $2 and id <> $3', [row.store_id, input.externalId, id]);
@@ -147,16 +149,28 @@ export class WebhookSubscriptions {
            disabled_at = null, updated_at = now() where id = $1`,
         [id, input.callback.url, sealedToken, token === null ? null : token.slice(-4), input.externalId ?? null],
       );
-      // Waiting lanes are due at once rather than at their last back-off.
-      if (row.disabled_at) await sql(em, 'update lane set ready_at = now() where subscription_id = $1 and ready_at is not null', [id]);
-    }));
+      return row.disabled_at !== null;
+    });
+    // Its waiting lanes are due at once rather than at their last back-off: locked in the deliverers' order
+    // (lanes a deliverer holds now are leased, and made due by its outcome).
+    if (reenabled) {
+      await sql(
+        this.em(),
+        `update lane l set ready_at = now()
+           from (select subscription_id, lane from lane where subscription_id = $1 and ready_at is not null and (lease_until is null or lease_until < now())
+                  order by subscription_id, lane for update) w
+          where l.subscription_id = w.subscription_id and l.lane = w.lane`,
+        [id],
+      );
+    }
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.visible(principal, id);
     // Marked, not deleted here: the mark locks the subscription's row alone, in a mode the fan-out's and
-    // the deliverers' references to it (foreign key checks) do not wait for, and nothing of it is sent
-    // from now on. Its messages, lanes and log go with it in the sweep (delivery.service.ts#sweep).
+    // the deliverers' references to it (foreign key checks) do not wait for. No lane of it is leased from
+    // now on, and a lane's run already out stops after the request under way (delivery.service.ts,
+    // LiveSubscriptions). Its messages, lanes and log go with it in the sweep (delivery.service.ts#sweep).
     // Its externalId is free again at once.
     const [marked] = await sql(this.em(), 'update subscription set deleted_at = now(), external_id = null, updated_at = now() where id = $1 and deleted_at is null returning 1', [id]);
     if (!marked) throw notFound('webhook-not-found', `Webhook ${id} was not found.`);

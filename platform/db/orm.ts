@@ -77,8 +77,11 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
 /**
  * Applies the module's pending migrations. Several processes (split mode) may
  * start at once, so the run holds a PostgreSQL advisory lock named after the module.
+ * When every migration is recorded as applied already (a database in use), one read
+ * says so and nothing else runs: no connection of its own, no lock, no migrator.
  */
 export async function migrate(url: string, orm: Orm, module: DbModule): Promise<void> {
+  if (await migrated(orm, module)) return;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -92,6 +95,21 @@ export async function migrate(url: string, orm: Orm, module: DbModule): Promise<
   } finally {
     await client.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${module.schema}`]).catch(() => {});
     await client.end();
+  }
+}
+
+/**
+ * Whether the module's migrations table lists every one of its migrations. A migration's name is
+ * recorded in the transaction that applies it, so a name seen is a migration done. Anything else
+ * (no schema or table yet: a new database) says no, and the full run decides.
+ */
+async function migrated(orm: Orm, module: DbModule): Promise<boolean> {
+  try {
+    const rows = await sql<{ name: string }>(orm.em.fork(), `select name from "${module.schema}".mikro_orm_migrations`);
+    const applied = new Set(rows.map((r) => r.name));
+    return module.migrations.every((m) => applied.has(m.name));
+  } catch {
+    return false;
   }
 }
 
