@@ -371,8 +371,6 @@ export class Deliverer extends PollingLoop {
           )),
         );
       }
-      disabled.push(...(await this.health(em, rows)));
-      if (disabled.length) await tellStores(em, disabled);
       await sql(
         em,
         `update lane l set lease_until = null,
@@ -385,6 +383,15 @@ export class Deliverer extends PollingLoop {
         [lanes.map((r) => r.head.subscription_id), lanes.map((r) => r.head.lane), lanes.map((r) => r.next), lanes.map((r) => r.delayMs)],
       );
     });
+    const disabledNow = [...disabled];
+    try {
+      await this.recordHealth(rows, disabled, disabledNow);
+    } catch (err) {
+      // The outcomes are recorded; the next failure (or success) brings the health up to date.
+      this.logger.error({ err }, 'webhook health not recorded');
+      disabled.length = 0;
+      disabled.push(...disabledNow);
+    }
     if (disabled.length) {
       for (const d of disabled) webhookSubscriptionsDisabled.inc({ reason: d.disabled_reason.startsWith('the receiver answered 410') ? 'gone' : 'failing' });
       this.logger.warn({ subscriptions: disabled.map((d) => ({ id: d.id, storeId: d.store_id, reason: d.disabled_reason })) }, 'webhook subscriptions disabled');
@@ -393,9 +400,28 @@ export class Deliverer extends PollingLoop {
   }
 
   /**
+   * Health after the outcomes' commit, in its own transaction: it locks subscriptions, which a PUT
+   * locks before their lanes, so it never holds lanes while it does (no lock cycle with a PUT).
+   * `disabled` gets what the 410s (`gone`) and the failures disabled.
+   */
+  private async recordHealth(rows: { head: Head; status: AttemptRow['status']; error: string | null }[], disabled: DisabledSubscription[], gone: readonly DisabledSubscription[]): Promise<void> {
+    if (!gone.length && rows.every((r) => r.status === 'succeeded')) {
+      // All delivered: only a subscription that was failing has something to clear (one statement, no row of a healthy one touched).
+      await sql(this.orm.em.fork(), 'update subscription set failing_since = null where id = any($1) and failing_since is not null', [[...new Set(rows.map((r) => r.head.subscription_id))]]);
+      return;
+    }
+    await this.orm.em.fork().transactional(async (em) => {
+      disabled.length = 0;
+      disabled.push(...gone, ...(await this.health(em, rows)));
+      if (disabled.length) await tellStores(em, disabled);
+    });
+  }
+
+  /**
    * Endpoint health, per subscription of the batch: a success ends its failing spell; a failure
    * starts one (or goes on with it) and is its last error. A subscription failing since longer
-   * than the disable window, with no success in between, is disabled here.
+   * than the disable window, with no success in between, is disabled here (and told of, in the
+   * same transaction). A batch of successes of healthy subscriptions writes nothing.
    */
   private async health(em: EntityManager, rows: { head: Head; status: AttemptRow['status']; error: string | null }[]): Promise<DisabledSubscription[]> {
     const bySubscription = new Map<string, { ok: boolean; error: string | null }>();
