@@ -508,19 +508,20 @@ export async function sweep(orm: Orm, logger?: Logger): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const [lock] = await sql<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(hashtext('webhooks:sweep')) as ok`);
     if (!lock!.ok) return;
-    const discarded = await sql<AttemptedMessage & { attempts: number }>(
+    const discarded = await sql<AttemptedMessage & { attempts: number; why: string }>(
       em,
       `update message m set state = 'discarded', finished_at = now()
          from subscription s
         where s.id = m.subscription_id and m.state = 'queued' and s.disabled_at is not null
           and greatest(m.created_at, s.disabled_at) < now() - make_interval(secs => $1)
-        returning m.id, m.subscription_id, m.event_id, m.type, m.subject_id, m.attempts`,
+        returning m.id, m.subscription_id, m.event_id, m.type, m.subject_id, m.attempts,
+          case when s.disabled_reason like 'the receiver answered 410%' then '410' when s.disabled_reason like 'every delivery failed%' then 'failing' else 'deactivated' end as why`,
       [DISABLED_KEEP_SECONDS],
     );
     if (discarded.length) {
       await ATTEMPTS.run(
         em,
-        discarded.map((d) => ({ id: newId('webhookAttempt'), message: d, attempt: d.attempts + 1, status: 'discarded', error: 'the subscription stayed disabled for 3 days' })),
+        discarded.map((d) => ({ id: newId('webhookAttempt'), message: d, attempt: d.attempts + 1, status: 'discarded', error: `the subscription stayed disabled (${d.why}) for 3 days` })),
       );
       webhookDeliveries.inc({ outcome: 'discarded' }, discarded.length);
     }
