@@ -131,19 +131,3 @@ export async function sql<T = Record<string, unknown>>(em: EntityManager, text: 
 export function isOutOfRange(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '22003';
 }
-
-/**
- * Runs `work` (a whole transaction, or one autocommit statement) again when PostgreSQL aborted it
- * to break a deadlock (SQLSTATE 40P01): the other side of the cycle has gone on meanwhile, so the
- * second run goes through. For work whose lock order cannot match every other writer's (a delete
- * cascading into rows that workers lock before they reference the parent).
- */
-export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= attempts || (err as { code?: unknown } | null)?.code !== '40P01') throw err;
-    }
-  }
-}
