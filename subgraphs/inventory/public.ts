@@ -7,8 +7,6 @@ export { INVENTORY_EVENTS, InboundShipmentCreated, InboundShipmentUpdated, Inven
 export { InboundShipmentListQuerySchema } from './inbound-shipment.schemas.js';
 export { InventoryItemListQuerySchema } from './inventory-item.schemas.js';
 export { InventoryLevelListQuerySchema } from './inventory-level.schemas.js';
-export { InboundShipmentDetailSchema, InboundShipmentDocumentSchema, InboundShipmentListSchema } from './inbound-shipment.json.js';
-export { InventoryItemDocumentSchema, InventoryItemListSchema } from './inventory-item.json.js';
+export { InboundShipmentDetailSchema, InboundShipmentDocumentSchema, InboundShipmentListSchema, inboundShipmentDocumentsPage } from './inbound-shipment.json.js';
+export { InventoryItemDocumentSchema, InventoryItemListSchema, inventoryItemDocumentsPage } from './inventory-item.json.js';
 export { InventoryLevelDetailSchema, InventoryLevelListSchema } from './inventory-level.json.js';
-export { inboundShipmentDocumentsPage } from './inbound-shipment.service.js';
-export { inventoryItemDocumentsPage } from './inventory-item.service.js';

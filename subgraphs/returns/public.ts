@@ -8,8 +8,7 @@ export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } fro
 export { CommentBodySchema, CreateReturnSchema, ProcessBodySchema, ReturnListQuerySchema, StatusBodySchema } from './return.schemas.js';
 export { OrderBodySchema } from './order.schemas.js';
 export { RETURN_STATUSES } from './return.rules.js';
-export { RestCommentSchema, RestReturnListSchema, RestReturnSchema, type RestReturn } from './return.json.js';
+export { RestCommentSchema, RestReturnListSchema, RestReturnSchema, returnDocumentsPage, type RestReturn } from './return.json.js';
 export { RestOrderSchema, type RestOrder } from './order.json.js';
 export type { ReturnRecord, ReturnRecordItem } from './compat.json.js';
 export { isOrderSync, OrderSyncSchema } from './order-sync.schemas.js';
-export { returnDocumentsPage } from './return.backfill.js';

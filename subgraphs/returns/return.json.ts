@@ -1,9 +1,10 @@
+import type { Orm } from '../../platform/db/orm.js';
 import { Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static, type TSchema } from '../../platform/validation/index.js';
-import { known, NamedProduct, NamedVariant, NO_PROTECTION, ProtectionFlags, RestOrderSchema } from './order.json.js';
+import { known, NamedProduct, NamedVariant, NO_PROTECTION, ProtectionFlags, restOrder, RestOrderSchema, type RestOrder } from './order.json.js';
 import type { Address } from './order.rows.js';
-import type { Shipment } from './return.rows.js';
+import { returnIdsAfter, ReturnReads, type Shipment } from './return.rows.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 /**
  * The REST document of a return (service-spec "Return"; its order's is in
@@ -268,4 +269,19 @@ export function restReturn(view: ReturnView): RestReturn {
     tags: view.tags,
     totals: view.totals,
   };
+}
+
+/**
+ * A store's returns as their current REST documents, a page at a time in id order (a webhook
+ * backfill's read: the same documents the return events carry).
+ */
+export async function returnDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number): Promise<{ subjectId: string; data: { return: RestReturn; order: RestOrder } }[]> {
+  const em = orm.em.fork();
+  const ids = await returnIdsAfter(em, storeId, afterId, limit);
+  const views = await new ReturnViews(new ReturnReads(orm)).byIds(ids, em);
+  const byId = new Map(views.map((v) => [v.id, v]));
+  return ids.map((id) => {
+    const view = byId.get(id)!;
+    return { subjectId: id, data: { return: restReturn(view), order: restOrder(view.prefetchedOrder!) } };
+  });
 }
