@@ -2,8 +2,7 @@ import type { Request, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import type { SharedRateLimiter } from '../../platform/api/rate-limit.js';
-import type { PageParams } from '../pipeline/route.js';
-import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
+import type { ApiSurface, PageParams, PaginationStyle } from '../pipeline/surface.js';
 import { decodeLinkCursor, encodeLinkCursor, type LinkDirection } from './cursor.js';
 import { laravelInvalid, PAGE_SIZE } from './params.js';
 
@@ -146,6 +145,8 @@ export function compatSurface(accounts: AccountsService, adminToken: string, lim
       return { principal, credentials: { compatKey } };
     },
     sendError: sendLoopError,
+    // What Laravel answers in maintenance mode, and so what Loop's clients know a 503 by.
+    sendUnavailable: (_req, res) => void res.status(503).json({ message: 'Service Unavailable' }),
     pagination: loopPagination,
     // Loop authenticates before it routes (decisions section 17): a path it does not serve is 401 without a
     // valid key and 403 with one (the key has no scope there), so clients that check a key on such a path connect.
