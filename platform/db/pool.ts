@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { waitingOn } from '../observability/waits.js';
+import { settlesWithin } from '../timeouts.js';
 
 /**
  * What every connection a process opens shares: its name in `pg_stat_activity`, how long opening
@@ -185,12 +186,6 @@ export class HealingPostgresDialect extends PostgresDialect {
 }
 
 /** Whether the pool gives out a connection that answers, within `ms` (readiness). */
-export async function poolServes(pool: pg.Pool, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([pool.query('select 1').then(() => true, () => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function poolServes(pool: pg.Pool, ms: number): Promise<boolean> {
+  return settlesWithin(pool.query('select 1'), ms).catch(() => false);
 }
