@@ -1,5 +1,5 @@
 import { MAX_GROUPS } from '../../../platform/analytics/sql.js';
-import type { Window } from '../../../platform/analytics/time-window.input.js';
+import type { Window } from '../../../platform/analytics/time-window.js';
 import type { HeavyReads } from '../../../platform/db/replica.js';
 import { flowCounts, flowNames, type CountRow } from './flow-stats.rows.js';
 import type { FlowMeasuresType, FlowStatsType } from './flow-stats.type.js';
