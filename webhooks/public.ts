@@ -9,5 +9,4 @@ export {
   UpdateWebhookSchema,
   WebhookListSchema,
   WebhookResponseSchema,
-  WEBHOOK_TOPICS,
 } from './webhook.schemas.js';

@@ -44,9 +44,9 @@ const WebhookShape = {
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 };
-export const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
+const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
 export type WebhookDocument = Static<typeof WebhookDocumentSchema>;
-export const CreatedWebhookDocumentSchema = Strict(
+const CreatedWebhookDocumentSchema = Strict(
   { ...WebhookShape, signingSecret: Type.String({ description: '`whsec_` + base64: the key of `webhook-signature`. Shown only here.' }) },
   { title: 'CreatedWebhook' },
 );
@@ -55,8 +55,8 @@ export const WebhookResponseSchema = Strict({ webhook: WebhookDocumentSchema }, 
 export const CreatedWebhookResponseSchema = Strict({ webhook: CreatedWebhookDocumentSchema }, { title: 'CreatedWebhookResponse' });
 export const WebhookListSchema = Strict({ webhooks: Type.Array(WebhookDocumentSchema) }, { title: 'WebhookList' });
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
-export const DeliveryDocumentSchema = Strict(
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
+const DeliveryDocumentSchema = Strict(
   {
     id: Type.String(),
     webhookId: Type.String(),

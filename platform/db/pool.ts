@@ -21,7 +21,7 @@ export function connectionConfig(url: string, name: string, timeouts: DatabaseTi
 }
 
 /** The SQLSTATE PostgreSQL answers a write on a read-only node with (read_only_sql_transaction). */
-export const READ_ONLY_SQLSTATE = '25006';
+const READ_ONLY_SQLSTATE = '25006';
 
 /**
  * Refuses a connection that reached a standby. Behind a proxy in front of a cluster, a connection
@@ -31,7 +31,7 @@ export const READ_ONLY_SQLSTATE = '25006';
  * is closed at once and fails like an unreachable database (the request answers 503, the pool
  * opens another on the next use). One round trip per new connection.
  */
-export async function requirePrimary(client: pg.ClientBase): Promise<void> {
+async function requirePrimary(client: pg.ClientBase): Promise<void> {
   const { rows } = await client.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
   if (rows[0]?.standby) throw Object.assign(new Error('connected to a read-only standby, not the primary'), { code: READ_ONLY_SQLSTATE });
 }

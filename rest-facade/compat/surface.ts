@@ -7,16 +7,16 @@ import { decodeLinkCursor, encodeLinkCursor, type LinkDirection } from './cursor
 import { laravelInvalid, PAGE_SIZE } from './params.js';
 
 /** Loop's answer to a missing, unknown or revoked key (decisions section 2), byte for byte. */
-export const UNAUTHORIZED_BODY = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
-export const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
+const UNAUTHORIZED_BODY = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
+const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
 /** Loop's answer to a key without the scope a path needs (decisions section 17). */
-export const FORBIDDEN_BODY = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
+const FORBIDDEN_BODY = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
 
 /**
  * Laravel's validation answer: `message` is the first message (with how many
  * more there are), `errors` lists every message per field.
  */
-export function laravelValidationBody(errors: readonly FieldError[]): { message: string; errors: Record<string, string[]> } {
+function laravelValidationBody(errors: readonly FieldError[]): { message: string; errors: Record<string, string[]> } {
   // Keyed by names from the request (`constructor`, `toString`): no prototype to collide with.
   const byField = Object.create(null) as Record<string, string[]>;
   for (const e of errors) {
@@ -40,7 +40,7 @@ function routePath(req: Request): string {
  * Laravel's JSON exception (`{"message"}`), anything else `{"message"}` with
  * the status (500 says only "Server Error").
  */
-export function sendLoopError(req: Request, res: Response, error: AppError): void {
+function sendLoopError(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   const send = (status: number, body: unknown) => res.status(status).json(body);
   switch (error.type) {
@@ -90,7 +90,7 @@ export function isPaginated(req: Request): boolean {
  * is a bare array. `pageSize` 1..750 (default 100), else 422. The cursor is a
  * position that also carries the window its first page resolved.
  */
-export const loopPagination: PaginationStyle = {
+const loopPagination: PaginationStyle = {
   params: ['paginate', 'pageSize', 'cursor'],
   read(_req: Request, query: Record<string, string>): PageParams {
     phpBoolean(query.paginate, 'paginate');

@@ -38,7 +38,7 @@ export interface CustomEventResolverDeps {
   boss: PgBoss;
 }
 
-export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
+function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
   return memoize(ctx, 'events.events', () => new DataLoader<string, CustomEventRow | null>(batchById((ids) => events.findByIds(ids))));
 }
 

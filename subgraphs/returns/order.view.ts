@@ -6,7 +6,7 @@ import { orderTotals } from './order.rules.js';
 
 /** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
 
-export interface OrderItemView {
+interface OrderItemView {
   id: string;
   numericId: string;
   externalId: string;

@@ -14,7 +14,7 @@ import type { StoreSettingsService } from './store-settings.service.js';
  * (their schemas, not a copy); `items` carries what consumers need of each
  * active item that the REST document does not show (the line's title).
  */
-export const ReturnEventDataSchema = Strict({
+const ReturnEventDataSchema = Strict({
   return: RestReturnSchema,
   order: RestOrderSchema,
   previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),

@@ -29,15 +29,15 @@ const Timestamp = Type.String({ format: 'date-time' });
 const MoneySchema = MoneyDocument;
 const AmountOf = Strict({ amount: MoneySchema });
 
-export const RestAddressSchema = Strict(
+const RestAddressSchema = Strict(
   { line1: Str, line2: OptStr, city: Str, state: Str, postalCode: Str, country: Str },
   { title: 'Address', description: 'Lines the service does not know are empty strings (line2 is left out).' },
 );
 
 /** The carrier statuses a shipment shows (the real platform's names). */
-export const REST_SHIPMENT_STATUSES = ['unknown', 'pre_transit', 'in_transit', 'out_for_delivery', 'available_for_pickup', 'cancelled', 'delivered', 'error', 'failure', 'return_to_sender', 'expired'] as const;
+const REST_SHIPMENT_STATUSES = ['unknown', 'pre_transit', 'in_transit', 'out_for_delivery', 'available_for_pickup', 'cancelled', 'delivered', 'error', 'failure', 'return_to_sender', 'expired'] as const;
 
-export const RestShipmentSchema = Strict(
+const RestShipmentSchema = Strict(
   {
     carrier: OptStr,
     status: OneOf(REST_SHIPMENT_STATUSES, { description: 'label_created shows as pre_transit, returned_to_sender as return_to_sender.' }),
@@ -62,7 +62,7 @@ const ExchangeItemSchema = Strict({
 });
 
 
-export const RestReturnItemSchema = Strict(
+const RestReturnItemSchema = Strict(
   {
     id: Str,
     orderItem: Strict({ id: Type.String({ description: "The order line's service id." }), line_item_id: Type.String({ description: "The order line's external id." }) }),

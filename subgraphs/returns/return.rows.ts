@@ -123,7 +123,7 @@ export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_
  * A return's active items and its comments as JSON arrays, so one query loads
  * whole returns (numerics as text: JSON numbers would lose exactness).
  */
-export const RETURN_PARTS = `
+const RETURN_PARTS = `
   coalesce((select json_agg(json_build_object(
       'id', i.id, 'returnId', i.return_id, 'orderLineItemId', i.order_line_item_id, 'lineExternalId', l.external_id,
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
@@ -136,12 +136,12 @@ export const RETURN_PARTS = `
     from return_comment c where c.return_id = r.id), '[]') as comments`;
 
 /** The return's order (joined as `o`) with its lines, as one JSON object: no second query for `Return.order`. */
-export const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
+const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
 
 export const COMMENT_COLUMNS = `id, compat_id::text as "compatId", return_id as "returnId", message, image, created_at as "createdAt"`;
 
 /** A row as `json_build_object` gives it: timestamps are text. */
-export type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
 /** A whole return in one row: the return, its active items and its comments (return.view.ts assembles the view). */
 export type WholeReturnRow = ReturnRow & {

@@ -11,7 +11,7 @@ import type { ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.
  * (and its order, when the row carries it), and the loader of such views over return.rows.ts.
  */
 
-export interface ExchangeItemView {
+interface ExchangeItemView {
   product: { externalId: string | null; name: string };
   quantity: number;
   variant: { externalId: string | null; name: string };
@@ -95,7 +95,7 @@ export interface ReturnView {
 
 
 /** The product's display name: its title, else its sku (clients require a name). */
-export const productName = (line: { title: string | null; sku: string | null }): string => line.title ?? line.sku ?? '';
+const productName = (line: { title: string | null; sku: string | null }): string => line.title ?? line.sku ?? '';
 
 /** A replacement of the same variant: what the customer gets back is what they send. */
 function sameItemExchange(row: ReturnItemRow): ExchangeItemView {
@@ -103,7 +103,7 @@ function sameItemExchange(row: ReturnItemRow): ExchangeItemView {
   return { product: { externalId: row.productId, name }, quantity: row.quantity, variant: { externalId: row.variantId, name: row.variantTitle ?? name } };
 }
 
-export function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
+function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
   return {
     id: row.id,
     orderItem: { id: row.orderLineItemId, lineItemId: row.lineExternalId, numericId: row.lineCompatId },

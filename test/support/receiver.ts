@@ -9,7 +9,7 @@ export interface ReceivedRequest {
 }
 
 /** How the receiver answers one request: a status (and headers), or nothing at all (hang until the sender gives up). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+type Answer = { status: number; headers?: Record<string, string> } | 'hang';
 
 export interface Receiver {
   url: string;
