@@ -25,7 +25,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The most deliveries a second a subscription may ask to be limited to. */
-export const MAX_DELIVERIES_PER_SECOND = 10_000;
+const MAX_DELIVERIES_PER_SECOND = 10_000;
 
 const Url = Text({ min: 1, max: 2048, description: 'https, except hosts allowed by configuration; never a private, loopback or link-local address.' });
 const Token = Text({ min: 1, max: 1024, description: 'Sent as `Authorization: Bearer <token>` with every delivery.' });
@@ -109,9 +109,9 @@ const WebhookShape = {
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 };
-export const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
+const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
 export type WebhookDocument = Static<typeof WebhookDocumentSchema>;
-export const CreatedWebhookDocumentSchema = Strict(
+const CreatedWebhookDocumentSchema = Strict(
   { ...WebhookShape, signingSecret: Type.String({ description: '`whsec_` + base64: the key of `webhook-signature`. Shown only here.' }) },
   { title: 'CreatedWebhook' },
 );
@@ -120,8 +120,8 @@ export const WebhookResponseSchema = Strict({ webhook: WebhookDocumentSchema }, 
 export const CreatedWebhookResponseSchema = Strict({ webhook: CreatedWebhookDocumentSchema }, { title: 'CreatedWebhookResponse' });
 export const WebhookListSchema = Strict({ webhooks: Type.Array(WebhookDocumentSchema) }, { title: 'WebhookList' });
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
-export const DeliveryDocumentSchema = Strict(
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
+const DeliveryDocumentSchema = Strict(
   {
     id: Type.String(),
     webhookId: Type.String(),

@@ -6,6 +6,7 @@ import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
 import type { ReturnReads } from './return.rows.js';
+import { ReturnViews } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /**
@@ -14,7 +15,7 @@ import type { StoreSettingsService } from './store-settings.service.js';
  * (their schemas, not a copy); `items` carries what consumers need of each
  * active item that the REST document does not show (the line's title).
  */
-export const ReturnEventDataSchema = Strict({
+const ReturnEventDataSchema = Strict({
   return: RestReturnSchema,
   order: RestOrderSchema,
   previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),
@@ -42,13 +43,17 @@ export const RETURN_EVENTS = [ReturnCreated, ReturnUpdated] as const;
 
 /** Publishes a return's new state in the caller's transaction. */
 export class ReturnEvents {
+  private readonly views: ReturnViews;
+
   constructor(
-    private readonly reads: ReturnReads,
+    reads: ReturnReads,
     private readonly settings: StoreSettingsService,
-  ) {}
+  ) {
+    this.views = new ReturnViews(reads);
+  }
 
   async emit(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, returnId: string, previousStatus: string | null) {
-    const [view] = await this.reads.views([returnId], em);
+    const [view] = await this.views.byIds([returnId], em);
     const settings = await this.settings.get(view!.storeId, em);
     await publish(em, contract, [
       {
