@@ -60,6 +60,8 @@ export const ReturnFilterSchema = Strict({
   createdAtMax: Nullable(TimeBound({ description: 'Exclusive.' })),
   providerOrderName: optionalText(255),
   email: Nullable(Email({ description: "The order customer's email, any case." })),
+  tag: Nullable(Text({ max: 100, description: 'Returns carrying this tag (case-sensitive).' })),
+  imported: Nullable(Type.Boolean({ description: 'true: imported returns only; false: returns made here only.' })),
 });
 export type ReturnFilter = Static<typeof ReturnFilterSchema>;
 

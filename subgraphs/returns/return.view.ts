@@ -1,6 +1,6 @@
 import { money, type Money } from '../../platform/money.js';
 import type { OrderView } from './order.view.js';
-import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnRow, ReturnSource, Shipment } from './return.rows.js';
+import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnRow, ReturnSource, ReturnTagOnReturn, Shipment } from './return.rows.js';
 import { returnTotals } from './return.rules.js';
 
 /** A return as the API serves it, assembled from its row, its active items and its comments. */
@@ -73,7 +73,7 @@ export interface ReturnView {
   completeWithNoAction: boolean;
   exchange: null;
   externalOrderIds: string[];
-  externalReturnIds: never[];
+  externalReturnIds: { provider: string; value: string }[];
   internalCreatedByName: string | null;
   notes: { message: string; image: string | null }[];
   shipment: Shipment | null;
@@ -81,7 +81,11 @@ export interface ReturnView {
   shipmentRecorded: boolean;
   dropoffs: never[];
   platformOrderIds: string[];
-  tags: never[];
+  tags: ReturnTagOnReturn[];
+  /** Imported from another system: when (null for returns made here), and its reference there. */
+  importedAt: Date | null;
+  externalReferenceId: string | null;
+  externalProvider: string | null;
   totals: { charge: { amount: Money }; exchange: { amount: Money }; refund: { amount: Money }; storeCredit: { amount: Money } };
   /** The order, when it was loaded with the return (saves `Return.order` a query). */
   prefetchedOrder?: OrderView;
@@ -107,7 +111,7 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
     reason: row.reason,
     customerComment: row.customerComment,
     exchangeItem: row.sameItemReplacement ? sameItemExchange(row) : null,
-    grade: null,
+    grade: row.grade ?? null,
     greenReturn: false,
     compensation: row.compensation,
     outcome: row.outcome,
@@ -133,7 +137,9 @@ export function itemView(row: ReturnItemRow, currency: string, storeId: string):
 }
 
 
-export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: CommentRow[]): ReturnView {
+export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: CommentRow[], tags: ReturnTagOnReturn[] = []): ReturnView {
+  // An imported return's order is the one made for it: no order of a commerce platform to name.
+  const orderIds = row.orderImported ? [] : [row.externalOrderId];
   return {
     id: row.id,
     storeId: row.storeId,
@@ -157,16 +163,20 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     compensationMethods: row.compensationMethods,
     completeWithNoAction: false,
     exchange: null,
-    externalOrderIds: [row.externalOrderId],
-    externalReturnIds: [],
+    externalOrderIds: orderIds,
+    // The real platform names only Shopify's return ids here (its schema's one provider): an import from Shopify shows its id.
+    externalReturnIds: row.externalReferenceId && row.externalProvider === 'shopify' ? [{ provider: 'shopify', value: row.externalReferenceId }] : [],
     internalCreatedByName: null,
     notes: [...(row.notes ? [{ message: row.notes, image: null }] : []), ...comments.map((c) => ({ message: c.message, image: c.image }))],
     shipment: row.shipment,
     shipments: row.shipments,
     shipmentRecorded: row.shipmentRecorded,
     dropoffs: [],
-    platformOrderIds: [row.externalOrderId],
-    tags: [],
+    platformOrderIds: orderIds,
+    tags,
+    importedAt: row.importedAt ?? null,
+    externalReferenceId: row.externalReferenceId ?? null,
+    externalProvider: row.externalProvider ?? null,
     totals: returnTotals(items, row.currency),
   };
 }
