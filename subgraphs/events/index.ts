@@ -12,6 +12,12 @@ import { SegmentResolver } from './segments/segment.resolver.js';
 import { SegmentService } from './segments/segment.service.js';
 import { Migration20261125000400_flows } from './migrations/Migration20261125000400_flows.js';
 import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
+import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
+import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
+import { CustomerUpserts } from './customers/customer-upsert.service.js';
+import { StorefrontEvents } from './storefront-event.service.js';
+import { StorefrontEventResolver } from './storefront-event.resolver.js';
+import { storefrontPrivacy } from './storefront-event.privacy.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -47,16 +53,20 @@ function services(deps: ModuleDeps) {
     generateSigningSecret,
   });
   const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets });
+  const acceptance = eventAcceptance(deps, suppressions);
   return {
     deps,
     customers,
     events,
     segments: new SegmentService(deps.orm),
-    acceptance: eventAcceptance(deps, suppressions),
+    acceptance,
+    // Storefront events go through the same acceptance as custom events.
+    storefront: new StorefrontEvents(deps.orm, acceptance, deps.config.eventsRateLimitPerSecond),
     templates,
     flows,
     runner,
     suppressions,
+    upserts: new CustomerUpserts(deps.orm, suppressions),
   };
 }
 
@@ -72,6 +82,8 @@ const RESOLVERS = [
   CustomerExportResolver,
   EventStatsResolver,
   FlowStatsResolver,
+  CustomerProfileResolver,
+  StorefrontEventResolver,
 ] as const;
 
 export const eventsSubgraph = defineModule({
@@ -89,6 +101,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
+      { name: 'Migration20261229000500_storefront_identity', class: Migration20261229000500_storefront_identity },
     ],
   },
   async queues(boss) {
@@ -99,7 +112,7 @@ export const eventsSubgraph = defineModule({
   graph: {
     graph: 'events',
     resolvers: [...RESOLVERS],
-    instances: ({ deps, customers, events, segments, acceptance, templates, flows }) => [
+    instances: ({ deps, customers, events, segments, acceptance, templates, flows, upserts, storefront }) => [
       new CustomerResolver({ customers, events, accounts: deps.accounts }),
       new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
       new SegmentResolver({ segments, accounts: deps.accounts }),
@@ -111,6 +124,8 @@ export const eventsSubgraph = defineModule({
       new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
       new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), accounts: deps.accounts }),
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
+      new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
+      new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },
@@ -125,6 +140,7 @@ export const eventsSubgraph = defineModule({
   },
   privacy: ({ deps, suppressions }) => [
     new EventsPrivacy(deps.orm, suppressions).participants(),
+    storefrontPrivacy(deps.orm),
     // Accepted events wait as jobs until processed: their copies of the person go too.
     { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },
   ],
