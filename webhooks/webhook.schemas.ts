@@ -1,7 +1,7 @@
 import { DateTime, Int, Nullable, OneOf, OrNull, Strict, Text, Type, type Static } from '../platform/validation/index.js';
 
 /** Topics a subscription can take (decisions section 10): one per kind of subject. */
-export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer'] as const;
+export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer', 'order'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
 const Url = Text({ min: 1, max: 2048, description: 'https, except hosts allowed by configuration; never a private, loopback or link-local address.' });
