@@ -12,6 +12,7 @@ import { Migration20261220000100_return_stats } from './migrations/Migration2026
 import { Migration20261229000100_orders_api } from './migrations/Migration20261229000100_orders_api.js';
 import { Migration20261229000200_return_tags } from './migrations/Migration20261229000200_return_tags.js';
 import { Migration20261229000300_return_import } from './migrations/Migration20261229000300_return_import.js';
+import { Migration20261229000400_return_stat_insert } from './migrations/Migration20261229000400_return_stat_insert.js';
 import { createProductFactsQueue, PRODUCT_FACTS_CONSUMER, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
 import { createReturnStatsQueue, startReturnStatsWorker } from './return-stats.job.js';
@@ -103,6 +104,7 @@ export const returnsSubgraph = defineModule({
       { name: 'Migration20261229000100_orders_api', class: Migration20261229000100_orders_api },
       { name: 'Migration20261229000200_return_tags', class: Migration20261229000200_return_tags },
       { name: 'Migration20261229000300_return_import', class: Migration20261229000300_return_import },
+      { name: 'Migration20261229000400_return_stat_insert', class: Migration20261229000400_return_stat_insert },
     ],
   },
   async queues(boss) {

@@ -193,23 +193,20 @@ export class ReturnImport {
       const firstWithKey = new Map<string, Planned>();
       for (const p of plans) if (p.key && !firstWithKey.has(p.key)) firstWithKey.set(p.key, p);
       const keys = [...firstWithKey.keys()].sort();
-      const claimed = new Set(
-        (
-          await sql<{ key: string }>(
+      const claims = keys.length
+        ? await sql<{ key: string }>(
             em,
             `insert into return_import_key (store_id, key, return_id) select $1, k.key, k.return_id from unnest($2::text[], $3::text[]) as k(key, return_id) order by k.key
              on conflict do nothing returning key`,
             [storeId, keys, keys.map((k) => firstWithKey.get(k)!.returnId)],
           )
-        ).map((r) => r.key),
-      );
+        : [];
+      const claimed = new Set(claims.map((r) => r.key));
+      const unclaimed = keys.filter((k) => !claimed.has(k));
       const earlier = new Map(
-        (
-          await sql<{ key: string; returnId: string }>(em, 'select key, return_id as "returnId" from return_import_key where store_id = $1 and key = any($2)', [
-            storeId,
-            keys.filter((k) => !claimed.has(k)),
-          ])
-        ).map((r) => [r.key, r.returnId]),
+        unclaimed.length
+          ? (await sql<{ key: string; returnId: string }>(em, 'select key, return_id as "returnId" from return_import_key where store_id = $1 and key = any($2)', [storeId, unclaimed])).map((r) => [r.key, r.returnId])
+          : [],
       );
       const fresh = plans.filter((p) => (p.key ? claimed.has(p.key) && firstWithKey.get(p.key) === p : true));
       for (const p of plans) returnIds.set(p.index, p.key ? (earlier.get(p.key) ?? firstWithKey.get(p.key)!.returnId) : p.returnId);
