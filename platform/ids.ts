@@ -63,6 +63,7 @@ export const ID_PREFIX = {
   flow: 'flw',
   flowRun: 'frn',
   flowMessage: 'fms',
+  consentChange: 'ccg',
   erasure: 'era',
   request: 'req',
 } as const;

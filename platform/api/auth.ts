@@ -6,6 +6,7 @@ export const SCOPES = [
   'returns_write',
   'customer_events_write',
   'customers_read',
+  'customers_write',
   'inventory_read',
   'inbound_shipments_read',
   'webhooks_read',

@@ -124,6 +124,20 @@ export class CustomerSuppressions {
     }
   }
 
+  /**
+   * Writers of customers other than event processing (consent changes): the mode each identity was
+   * erased with (null: not erased), under the store's erasure lock, shared, like event processing.
+   */
+  async erasedAmong(em: EntityManager, storeId: string, customers: readonly Pick<EventCustomer, 'id' | 'email' | 'phoneNumber'>[]): Promise<(SuppressionMode | null)[]> {
+    await lockStoresShared(em, [storeId]);
+    const keyed = await Promise.all(customers.map((c) => this.hashes(c)));
+    const found = await this.find(em, keyed.flatMap((hashes) => hashes.map((hash) => ({ storeId, hash }))));
+    return keyed.map((hashes) => {
+      const modes = hashes.flatMap((h) => found.get(`${storeId}\u0000${h}`) ?? []);
+      return modes.includes('REFUSE') ? 'REFUSE' : (modes[0] ?? null);
+    });
+  }
+
   /** An erasure's: every identifier of the subject, under the store's lock (the caller holds it). */
   async add(em: EntityManager, storeId: string, subject: ErasureSubject, erasureId: string, mode: SuppressionMode): Promise<number> {
     const customers = [...subject.customerIds.map((id) => ({ id })), ...subject.emails.map((email) => ({ email })), ...subject.phones.map((phoneNumber) => ({ phoneNumber }))];
