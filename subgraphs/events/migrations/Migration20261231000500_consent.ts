@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * messaging settings (quiet hours, smart sending, the inbound SMS secret), the kind of each flow
  * message, and events imported as history (`backfill`), which start no flow.
  */
-export class Migration20261231000300_consent extends Migration {
-  override name = 'Migration20261231000300_consent';
+export class Migration20261231000500_consent extends Migration {
+  override name = 'Migration20261231000500_consent';
 
   override up(): void {
     // The current consent of a customer per (channel, kind); none means never subscribed.
