@@ -30,7 +30,14 @@ export async function webhookStats(reads: HeavyReads, storeId: string, window: W
          from m group by grouping sets ((bucket), (subscription_id), ())`,
       c.params,
     ),
-    heavySql<{ id: string; topic: string; url: string }>(reads, 'select id, topic, url from subscription where store_id = $1 and deleted_at is null order by created_at, id', [storeId]),
+    heavySql<{ id: string; topic: string; url: string; disabled_at: Date | null; disabled_reason: string | null; failing_since: Date | null; last_error: string | null; success_rate: number | null }>(
+      reads,
+      `select id, topic, url, disabled_at, disabled_reason, failing_since, last_error,
+              (select (count(*) filter (where a.status = 'succeeded'))::float8 / nullif(count(*) filter (where a.status <> 'pending'), 0)
+                 from attempt a where a.subscription_id = s.id and a.created_at > now() - interval '24 hours') as success_rate
+         from subscription s where store_id = $1 and deleted_at is null order by created_at, id`,
+      [storeId],
+    ),
   ]);
   const measures = ({ deliveries, succeeded, failed, pending, attempts, latencyP50Ms, latencyP95Ms }: MeasureRow): WebhookMeasuresType => ({
     deliveries,
@@ -49,7 +56,17 @@ export async function webhookStats(reads: HeavyReads, storeId: string, window: W
     totals: total ? measures(total) : NONE,
     series: window.starts.map((start, i) => ({ start: new Date(start), measures: buckets.get(i) ?? NONE })),
     subscriptions: subscriptions
-      .map((s) => ({ webhookId: s.id, topic: s.topic, url: s.url, measures: perSubscription.get(s.id) ?? NONE }))
+      .map((s) => ({
+        webhookId: s.id,
+        topic: s.topic,
+        url: s.url,
+        status: s.disabled_at === null ? 'active' : 'disabled',
+        disabledReason: s.disabled_reason,
+        failingSince: s.failing_since,
+        lastError: s.last_error,
+        successRate24h: s.success_rate === null ? null : Math.round(s.success_rate * 10_000) / 10_000,
+        measures: perSubscription.get(s.id) ?? NONE,
+      }))
       .sort((a, b) => b.measures.deliveries - a.measures.deliveries),
   };
 }

@@ -13,6 +13,18 @@ export class CreateAccountInput {
 
   @Field(() => String, { nullable: true, description: 'Name of the first store; defaults to the account name.' })
   storeName?: string;
+
+  @Field(() => String, { nullable: true, description: "The account's contact: told by email (when SMTP is set) when a webhook subscription of the account is disabled." })
+  contactEmail?: string | null;
+}
+
+@ObjectType({ description: "An account's contact address." })
+export class AccountContact {
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => String, { nullable: true })
+  contactEmail!: string | null;
 }
 
 @ObjectType()
@@ -81,6 +93,19 @@ export class AccountResolver {
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() ctx: GraphQLContext): Promise<CreateAccountPayload> {
     requireAdmin(ctx.auth);
     return this.accounts.createAccount(input);
+  }
+
+  @Mutation(() => AccountContact, { description: "Sets (or, with null, clears) the account's contact email, told when a webhook subscription of the account is disabled. The admin token, or an API secret of the account." })
+  async setAccountContact(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('contactEmail', () => String, { nullable: true }) contactEmail: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AccountContact> {
+    const principal = ctx.auth;
+    if (principal.kind !== 'admin' && !(principal.kind === 'account' && principal.accountId === accountId)) {
+      throw new AppError('not_found', 'account-not-found', `Account ${accountId} was not found.`);
+    }
+    return this.accounts.setContact(accountId, contactEmail ?? null);
   }
 
   @Mutation(() => StoreSummary, { description: "Renames a store or sets its time zone. The admin token, or an API secret of the store's account." })

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { forbiddenAddressKind, guardedLookup, hostOf, isAllowedHost, RefusedAddressError } from './address-guard.js';
 import { currentTrace } from '../observability/tracing.js';
-import { signatureHeaders } from './signature.js';
+import { loopSignatureHeaders, signatureHeaders } from './signature.js';
 import type { OutboundMessage, OutboundResult } from './index.js';
 
 // Keep-alive pools: a subscriber receiving a stream of events is reached over the same few
@@ -75,7 +75,10 @@ export function deliver(message: OutboundMessage): Promise<OutboundResult> {
     // The receiver can join the trace of the delivery (and of the request that caused it).
     ...currentTrace(),
   };
-  if (message.signingSecret) {
+  if (message.signingSecret && message.signatureStyle === 'loop') {
+    const [secret] = typeof message.signingSecret === 'string' ? [message.signingSecret] : message.signingSecret;
+    Object.assign(headers, loopSignatureHeaders(secret!, message.body), { 'webhook-id': message.messageId, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) });
+  } else if (message.signingSecret) {
     Object.assign(headers, signatureHeaders(message.signingSecret, message.messageId, Math.floor(Date.now() / 1000), message.body));
   } else {
     headers['webhook-id'] = message.messageId;

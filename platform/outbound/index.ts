@@ -8,8 +8,10 @@ export interface OutboundMessage {
   body: string;
   /** Standard Webhooks message id (`webhook-id`), the same on every retry */
   messageId: string;
-  /** `whsec_<base64>`; when set, `webhook-signature` is added */
-  signingSecret?: string;
+  /** `whsec_<base64>` (several during a rotation's overlap: one signature each); when set, `webhook-signature` is added */
+  signingSecret?: string | readonly string[];
+  /** `loop`: signed as Loop signs (`X-Loop-Signature` with the one secret) instead of Standard Webhooks' `webhook-signature` */
+  signatureStyle?: 'standard' | 'loop';
   /** e.g. { authorization: 'Bearer ...' } */
   headers?: Record<string, string>;
   timeoutMs: number;
@@ -27,5 +29,5 @@ export interface OutboundResult {
 export { deliver, parseRetryAfter } from './deliver.js';
 export { retryDelayMs } from './retry.js';
 export { checkCallbackUrl } from './callback-url.js';
-export { signatureHeaders, generateSigningSecret } from './signature.js';
+export { signatureHeaders, loopSignatureHeaders, generateSigningSecret } from './signature.js';
 export { forbiddenAddressKind } from './address-guard.js';

@@ -136,6 +136,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       accounts: options.accounts,
       adminToken: options.adminToken,
       limiter: new SharedRateLimiter(options.platformOrm, options.config.compatRateLimitPerMinute, 60, logger),
+      webhooks: options.webhooks,
     });
     // Loop's path, and its dated version alias (decisions section 1).
     app.use(['/api/v1', '/api/2026-07'], compat.router);

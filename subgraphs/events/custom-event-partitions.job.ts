@@ -95,6 +95,15 @@ export async function dropExpiredPartitions(orm: Orm, policy: RetentionPolicy, n
          on conflict (store_id, event_name, slot, customer_id) do update set events = event_stat.events + excluded.events`,
       );
       await sql(em, 'delete from event_stat where events = 0');
+      // And the day rollup of the stores it is kept for (event-stats.rows.ts).
+      await sql(
+        em,
+        `insert into event_stat_day (store_id, event_name, day, customer_id, events)
+           select e.store_id, e.event_name, (e.event_timestamp at time zone z.time_zone)::date, e.customer_id, -count(*)
+             from ${partition.name} e join event_stat_day_zone z on z.store_id = e.store_id group by 1, 2, 3, 4 order by 1, 2, 3, 4
+         on conflict (store_id, event_name, day, customer_id) do update set events = event_stat_day.events + excluded.events`,
+      );
+      await sql(em, 'delete from event_stat_day where events = 0');
       const counts = {
         flow_run_step: await affected(em, `delete from flow_run_step s using flow_run r, ${partition.name} e where r.id = s.run_id and r.event_id = e.id`, []),
         flow_run: await affected(em, `delete from flow_run r using ${partition.name} e where r.event_id = e.id`, []),

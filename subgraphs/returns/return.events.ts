@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxContract, publish } from '../../platform/jobs/outbox.js';
 import { Int, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { returnRecord, type ReturnRecord } from './compat.json.js';
 import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
@@ -18,6 +19,9 @@ export const ReturnEventDataSchema = Strict({
   order: RestOrderSchema,
   previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),
   destinationLocationId: OrNull(Type.String({ description: "The store's return location when the change committed (restock goes there), or null." })),
+  record: Type.Unsafe<ReturnRecord>(
+    Type.Object({}, { additionalProperties: true, description: "The return's flat record (compat.json.ts), from which other platforms' formats are made (Loop's webhooks)." }),
+  ),
   items: Type.Array(
     Strict({
       id: Type.String(),
@@ -55,6 +59,7 @@ export class ReturnEvents {
           order: restOrder(view!.prefetchedOrder!),
           // A value of the status column, which holds only statuses.
           previousStatus: previousStatus as ReturnStatus | null,
+          record: returnRecord(view!),
           destinationLocationId: settings.returnLocationId,
           items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },

@@ -163,7 +163,9 @@ export function deliveryViolations(topic: string, headers: Record<string, string
   } catch {
     return [`a ${topic} delivery whose body is not JSON: ${text.slice(0, 200)}`];
   }
-  const name = `${topic}.${String(body.type)}`;
+  // The operational topic's types are named in full (`webhook.disabled`); the others' are the topic's (`return` + `created`).
+  const type = String(body.type);
+  const name = type.includes('.') ? type : `${topic}.${type}`;
   const entry = webhooks.get(name);
   if (!entry) return [`a ${name} delivery, which no document declares`];
   const problems = (entry.operation.parameters as { name: string; in: string; required?: boolean }[])
