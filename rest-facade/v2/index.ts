@@ -8,6 +8,7 @@ import { registerInventoryRoutes } from './inventory.routes.js';
 import { registerPrivacyRoutes } from './privacy.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
+import { registerCustomerSubscriptionRoutes } from './customer-subscriptions.routes.js';
 import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { v2Cors, v2Surface } from './surface.js';
 
@@ -42,6 +43,7 @@ export function registerV2Routes(routes: RouteRegistry, services: V2Services): v
   registerReturnRoutes(routes);
   registerInventoryRoutes(routes);
   registerEventRoutes(routes, services);
+  registerCustomerSubscriptionRoutes(routes);
   registerWebhookRoutes(routes, services);
   registerPrivacyRoutes(routes);
 }

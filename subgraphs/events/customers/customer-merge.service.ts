@@ -1,13 +1,11 @@
 import { sql, type EntityManager, type Orm } from '../../../platform/db/orm.js';
 import { invalid, type FieldError } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
-import { publish } from '../../../platform/jobs/outbox.js';
 import { customFieldDates } from '../custom-event.rules.js';
 import { lockMessagingOf } from './consent.service.js';
 import { mergedConsent, type ConsentChannel, type ConsentKind, type StoredStatus } from './consent.rules.js';
 import { lockStoreExclusive } from './customer-suppression.service.js';
 import { customerColumns, type CustomerRow } from './customer.service.js';
-import { CustomerMerged } from './customer-merge.events.js';
 
 /** At most this many profiles are merged into one at once. */
 export const MAX_MERGED = 50;
@@ -45,8 +43,8 @@ export function mergedProfile(into: Profile, from: readonly Profile[]): Profile 
  * one. In one transaction, under the store's erasure lock (so no event of the store is applied
  * meanwhile): the merged profiles' events, flow runs, messages, consent (an unsubscribe is never
  * undone), its history and channel suppressions move to the surviving profile, which fills in the
- * fields it lacks; their ids are kept as aliases that answer as the survivor; `customer.merged` is
- * published for the other parts (the returns subgraph relinks orders and returns).
+ * fields it lacks; their ids are kept as aliases that answer as the survivor. Orders and returns
+ * are linked by email and phone: the survivor takes the identifiers it lacked (docs/consent.md#merging-profiles).
  */
 export class CustomerMerges {
   constructor(private readonly orm: Orm) {}
@@ -112,8 +110,6 @@ export class CustomerMerges {
           where id = $1 returning ${customerColumns()}`,
         [survivorId, result.email, result.phoneNumber, result.firstName, result.lastName, result.location, result.customFields, result.customFieldDates],
       );
-      const identity = (p: CustomerRow) => ({ id: p.id, email: p.email, phoneNumber: p.phoneNumber });
-      await publish(em, CustomerMerged, [{ storeId, subjectId: survivorId, data: { into: identity(row!), merged: from.map(identity) } }]);
       return row!;
     });
   }

@@ -68,6 +68,8 @@ export class Migration20261231000500_consent extends Migration {
     )`);
     // A constant default: a change of the catalogue only, whatever the number of events (every partition follows).
     this.addSql('alter table events.custom_event add column backfill boolean not null default false');
+    // Re-entry rules look up a customer's runs of a flow.
+    this.addSql('create index flow_run_reentry_index on events.flow_run (flow_id, customer_id, started_at desc)');
     this.addSql(`alter table events.message add column kind text not null default 'marketing' check (kind in ('marketing', 'transactional'))`);
   }
 }
