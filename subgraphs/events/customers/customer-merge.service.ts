@@ -7,6 +7,9 @@ import { mergedConsent, type ConsentChannel, type ConsentKind, type StoredStatus
 import { lockStoreExclusive } from './customer-suppression.service.js';
 import { customerColumns, type CustomerRow } from './customer.service.js';
 
+/** The history's words for a consent a merge set (merged ids are named nowhere once merged). */
+const mergeDetail = (status: StoredStatus) => (status === 'unsubscribed' ? 'merged profiles: an unsubscribe is kept' : 'merged profiles: the latest consent is kept');
+
 /** At most this many profiles are merged into one at once. */
 export const MAX_MERGED = 50;
 
@@ -131,7 +134,6 @@ export class CustomerMerges {
     for (const group of pairs.values()) {
       const own = group.find((r) => r.customerId === survivorId);
       const kept = mergedConsent(group)!;
-      const winner = group.find((r) => r.status === kept.status && r.changedAt === kept.changedAt)!;
       if (own && own.status === kept.status) continue;
       const { channel, kind } = group[0]!;
       await sql(
@@ -144,7 +146,7 @@ export class CustomerMerges {
         em,
         `insert into consent_change (id, store_id, customer_id, channel, kind, status, previous_status, method, actor, detail, changed_at)
          values ($1, $2, $3, $4, $5, $6, $7, 'MERGE', $8, $9, $10)`,
-        [newId('consentChange'), storeId, survivorId, channel, kind, kept.status, own?.status ?? null, actor, `kept from merged profile ${winner.customerId}`, kept.changedAt],
+        [newId('consentChange'), storeId, survivorId, channel, kind, kept.status, own?.status ?? null, actor, mergeDetail(kept.status), kept.changedAt],
       );
     }
     await sql(em, 'delete from customer_consent where customer_id = any($1)', [fromIds]);
