@@ -36,16 +36,19 @@ function randomChunk(): Buffer {
 }
 
 /** Public ids carry a prefix naming their kind (`ret_...`, `acc_...`), so a misplaced id is obvious. */
-export const ID_PREFIX = {
+const ID_PREFIX = {
   account: 'acc',
   store: 'sto',
   secret: 'sec',
   compatKey: 'cpk',
   order: 'ord',
   orderItem: 'oli',
+  fulfillment: 'ful',
+  fulfillmentEvent: 'fev',
   return: 'ret',
   returnItem: 'rti',
   comment: 'cmt',
+  returnTag: 'rtg',
   timelineEntry: 'rtl',
   customer: 'cus',
   event: 'evt',
@@ -72,8 +75,4 @@ export type IdKind = keyof typeof ID_PREFIX;
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${ulid()}`;
-}
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIX[kind]}_`);
 }

@@ -15,5 +15,4 @@ export {
   UpdateWebhookSchema,
   WebhookListSchema,
   WebhookResponseSchema,
-  WEBHOOK_TOPICS,
 } from './webhook.schemas.js';

@@ -4,7 +4,7 @@ import type { Logger } from '../platform/observability/logger.js';
 import type { DisabledNotice, DisabledSubscription } from './delivery.service.js';
 
 /** The email to the account's contact about a disabled subscription: what, why, since when, and how to recover. */
-export function disabledMail(d: DisabledSubscription, storeName: string): { subject: string; body: string } {
+function disabledMail(d: DisabledSubscription, storeName: string): { subject: string; body: string } {
   return {
     subject: `Webhook subscription disabled: ${d.url}`,
     body: [

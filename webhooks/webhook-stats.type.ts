@@ -25,7 +25,7 @@ export class WebhookMeasuresType {
   latencyP95Ms!: number | null;
 }
 
-export const WebhookBucketType = BucketType(WebhookMeasuresType, 'WebhookBucket');
+const WebhookBucketType = BucketType(WebhookMeasuresType, 'WebhookBucket');
 
 @ObjectType('WebhookSubscriptionStats')
 export class WebhookSubscriptionStatsType {

@@ -1,10 +1,10 @@
 import { DateTime, Int, Nullable, OneOf, OrNull, Strict, Text, Type, type Static } from '../platform/validation/index.js';
 
 /**
- * Topics a subscription can take (decisions sections 10 and 20): one per kind of subject, and
+ * Topics a subscription can take (decisions sections 10 and 20): one per kind of subject (`order`: orders as the orders API reads them), and
  * `operational` (the service telling the store about its own webhooks: `webhook.disabled`).
  */
-export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer', 'operational'] as const;
+export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer', 'order', 'operational'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
 /** Every event type a subscription can choose (`eventTypes`), as the catalog names them. */
@@ -20,12 +20,16 @@ export const WEBHOOK_EVENT_TYPES = [
   'inventory_item.backfill',
   'custom_event.created',
   'customer.erased',
+  'order.created',
+  'order.updated',
+  'order.deleted',
+  'order.backfill',
   'webhook.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The most deliveries a second a subscription may ask to be limited to. */
-export const MAX_DELIVERIES_PER_SECOND = 10_000;
+const MAX_DELIVERIES_PER_SECOND = 10_000;
 
 const Url = Text({ min: 1, max: 2048, description: 'https, except hosts allowed by configuration; never a private, loopback or link-local address.' });
 const Token = Text({ min: 1, max: 1024, description: 'Sent as `Authorization: Bearer <token>` with every delivery.' });
@@ -109,9 +113,9 @@ const WebhookShape = {
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 };
-export const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
+const WebhookDocumentSchema = Strict(WebhookShape, { title: 'Webhook' });
 export type WebhookDocument = Static<typeof WebhookDocumentSchema>;
-export const CreatedWebhookDocumentSchema = Strict(
+const CreatedWebhookDocumentSchema = Strict(
   { ...WebhookShape, signingSecret: Type.String({ description: '`whsec_` + base64: the key of `webhook-signature`. Shown only here.' }) },
   { title: 'CreatedWebhook' },
 );
@@ -120,8 +124,8 @@ export const WebhookResponseSchema = Strict({ webhook: WebhookDocumentSchema }, 
 export const CreatedWebhookResponseSchema = Strict({ webhook: CreatedWebhookDocumentSchema }, { title: 'CreatedWebhookResponse' });
 export const WebhookListSchema = Strict({ webhooks: Type.Array(WebhookDocumentSchema) }, { title: 'WebhookList' });
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
-export const DeliveryDocumentSchema = Strict(
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'discarded'] as const;
+const DeliveryDocumentSchema = Strict(
   {
     id: Type.String(),
     webhookId: Type.String(),

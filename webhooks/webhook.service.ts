@@ -24,7 +24,7 @@ export type LoopTopic = (typeof LOOP_TOPICS)[number];
 export type LoopTrigger = (typeof LOOP_TRIGGERS)[number];
 
 /** The default overlap of a rotation: the previous secret signs beside the new one for a day (as Svix keeps it). */
-export const DEFAULT_OVERLAP_SECONDS = 86_400;
+const DEFAULT_OVERLAP_SECONDS = 86_400;
 
 export interface SubscriptionRow {
   id: string;
@@ -59,7 +59,7 @@ const COLUMNS = `id, account_id, store_id, topic, topics, event_types, kind, loo
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-export function document(row: SubscriptionRow): WebhookDocument {
+function document(row: SubscriptionRow): WebhookDocument {
   return {
     id: row.id,
     callback: { url: row.url, auth: row.auth_token_last4 === null ? null : { bearer: { token: `****${row.auth_token_last4}` } } },

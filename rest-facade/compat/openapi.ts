@@ -31,7 +31,7 @@ const ERROR_HEADERS: Record<number, Record<string, { description: string }>> = {
 };
 
 /** The Loop-compatible API as its OpenAPI document describes it (a raw key header, Loop's envelopes, link pagination). */
-export const COMPAT_API: ApiDescription = {
+const COMPAT_API: ApiDescription = {
   info: { title: 'Loop-compatible warehouse API', version: '1.0.0', description: DESCRIPTION },
   basePath: '/api/v1',
   tags: [

@@ -80,7 +80,7 @@ function loopReturnSchema(title: string, time: TSchema) {
   );
 }
 
-export const LoopReturnDetails = loopReturnSchema('LoopReturnDetails', DetailsTime);
+const LoopReturnDetails = loopReturnSchema('LoopReturnDetails', DetailsTime);
 const LoopReturnListEntry = loopReturnSchema('LoopReturnListEntry', ListTime);
 
 export const LoopReturnList = Type.Union(
@@ -116,7 +116,7 @@ export const RemoveRefusal = Type.Union([Message, ErrorMessage], { description: 
 
 export const NoteRefusal = ErrorsMessage;
 
-export const LoopNote = Type.Object(
+const LoopNote = Type.Object(
   { id: Type.Integer(), content: Type.String(), created_at: DetailsTime },
   { title: 'LoopNote', additionalProperties: false },
 );
@@ -133,7 +133,7 @@ export const AsnRow = Type.Object(
     customer_email: Nullable(Type.String()),
     title: Nullable(Type.String()),
     sku: Nullable(Type.String()),
-    barcode: Type.Null(),
+    barcode: Nullable(Type.String({ description: "The item's barcode: an imported return's, else its product's UPC; null when neither is known." })),
     quantity: Type.Integer(),
     purchase_price: Decimal,
     carrier: Nullable(Type.String()),

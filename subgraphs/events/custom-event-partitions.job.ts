@@ -5,17 +5,17 @@ import { affected } from '../../platform/privacy/batches.js';
 import type { RetentionPolicy } from '../../platform/privacy/participants.js';
 
 /** The daily job that keeps the custom events' monthly partitions made ahead of time. */
-export const EVENT_PARTITIONS_QUEUE = 'events-partitions';
+const EVENT_PARTITIONS_QUEUE = 'events-partitions';
 
 /** Months made ahead of the current one: a missed day or week of the job never leaves an event without its month. */
-export const PARTITION_MONTHS_AHEAD = 3;
+const PARTITION_MONTHS_AHEAD = 3;
 
 export async function createPartitionQueue(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, EVENT_PARTITIONS_QUEUE, { ...RETRIES.housekeeping, deadLetters: true });
 }
 
 /** Makes the months that are missing, from the current one to PARTITION_MONTHS_AHEAD ahead; how many it made. */
-export async function ensurePartitions(orm: Orm): Promise<number> {
+async function ensurePartitions(orm: Orm): Promise<number> {
   const [row] = await sql<{ made: number }>(orm.em.fork(), 'select ensure_custom_event_partitions($1) as made', [PARTITION_MONTHS_AHEAD]);
   return row!.made;
 }

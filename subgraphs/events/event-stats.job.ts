@@ -3,7 +3,7 @@ import { ensureQueue, RETRIES, type PgBoss } from '../../platform/jobs/queue.js'
 import type { Logger } from '../../platform/observability/logger.js';
 
 /** Builds (or rebuilds, in another zone) a store's day rollup: one job queued per store at a time. */
-export const EVENT_STAT_DAYS_QUEUE = 'events-stat-days';
+const EVENT_STAT_DAYS_QUEUE = 'events-stat-days';
 
 export async function createEventStatDaysQueue(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, EVENT_STAT_DAYS_QUEUE, { ...RETRIES.requested, policy: 'stately', expireInSeconds: 3600, heartbeatSeconds: 30, deadLetters: true });
@@ -14,7 +14,7 @@ export async function createEventStatDaysQueue(boss: PgBoss): Promise<void> {
  * (the triggers of transactions storing its events wait, then count in the new zone), its day rows
  * deleted and counted again from its events, the pin then set to `zone` and ready.
  */
-export async function rebuildEventStatDays(orm: Orm, storeId: string, zone: string): Promise<void> {
+async function rebuildEventStatDays(orm: Orm, storeId: string, zone: string): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     // A large store's events take longer than a request's statement timeout to count.
     await sql(em, 'set local statement_timeout = 0');

@@ -1,6 +1,5 @@
 import { bucketOf, MAX_GROUPS, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
-import { bucketStart, nextBucketStart, wallAt } from '../../platform/analytics/time-window.js';
+import { bucketStart, nextBucketStart, wallAt, type Window } from '../../platform/analytics/time-window.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { SegmentCompiler, type PropertyCondition } from './segments/segment.rules.js';

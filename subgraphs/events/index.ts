@@ -26,6 +26,12 @@ import { CustomerMerges } from './customers/customer-merge.service.js';
 import { MessagingSettingsService } from './flows/messaging-settings.service.js';
 import { MessagingSettingsResolver } from './flows/messaging-settings.resolver.js';
 import { messagingEndpoints } from './customers/consent.endpoints.js';
+import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
+import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
+import { CustomerUpserts } from './customers/customer-upsert.service.js';
+import { StorefrontEvents } from './storefront-event.service.js';
+import { StorefrontEventResolver } from './storefront-event.resolver.js';
+import { storefrontPrivacy } from './storefront-event.privacy.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -64,13 +70,16 @@ function services(deps: ModuleDeps) {
   const consent = new ConsentService(deps.orm, { accounts: deps.accounts, suppressions, inbox });
   const settings = new MessagingSettingsService(deps.orm);
   const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets, consent, settings });
+  const acceptance = eventAcceptance(deps, inbox, suppressions);
   return {
     deps,
     customers,
     events,
     segments: new SegmentService(deps.orm),
     inbox,
-    acceptance: eventAcceptance(deps, inbox, suppressions),
+    acceptance,
+    // Storefront events go through the same acceptance as custom events.
+    storefront: new StorefrontEvents(deps.orm, acceptance, deps.config.eventsRateLimitPerSecond),
     templates,
     flows,
     runner,
@@ -79,6 +88,7 @@ function services(deps: ModuleDeps) {
     settings,
     merges: new CustomerMerges(deps.orm),
     messaging: messagingEndpoints(consent, deps.accounts),
+    upserts: new CustomerUpserts(deps.orm, suppressions),
   };
 }
 
@@ -94,6 +104,8 @@ const RESOLVERS = [
   CustomerExportResolver,
   EventStatsResolver,
   FlowStatsResolver,
+  CustomerProfileResolver,
+  StorefrontEventResolver,
   CustomerConsentResolver,
   MessagingSettingsResolver,
 ] as const;
@@ -113,6 +125,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
+      { name: 'Migration20261229000500_storefront_identity', class: Migration20261229000500_storefront_identity },
       { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
@@ -129,7 +142,7 @@ export const eventsSubgraph = defineModule({
   graph: {
     graph: 'events',
     resolvers: [...RESOLVERS],
-    instances: ({ deps, customers, events, segments, acceptance, templates, flows, consent, settings, merges }) => [
+    instances: ({ deps, customers, events, segments, acceptance, templates, flows, upserts, storefront, consent, settings, merges }) => [
       new CustomerResolver({ customers, events, accounts: deps.accounts }),
       new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
       new SegmentResolver({ segments, accounts: deps.accounts }),
@@ -141,6 +154,8 @@ export const eventsSubgraph = defineModule({
       new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
       new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), days: new EventStatDays(deps.orm, deps.boss), accounts: deps.accounts }),
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
+      new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
+      new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
       new CustomerConsentResolver({ consent, merges, customers, accounts: deps.accounts }),
       new MessagingSettingsResolver({ settings, consent, accounts: deps.accounts, publicUrl: deps.config.publicUrl }),
     ],
@@ -160,6 +175,7 @@ export const eventsSubgraph = defineModule({
   },
   privacy: ({ deps, suppressions }) => [
     new EventsPrivacy(deps.orm, suppressions).participants(),
+    storefrontPrivacy(deps.orm),
     // Accepted events wait in the inbox until processed, and dead letters keep them: their copies of the person go too.
     { erasure: inboxErasure(deps.orm) },
     { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },

@@ -1,8 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
-import type { Address, OrderLineRow, OrderRow } from './order.rows.js';
+import type { Address, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
 import { orderTotals } from './order.rules.js';
 
-/** An order as the API serves it, built from its row and its lines. */
+/** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
 
 export interface OrderItemView {
   id: string;
@@ -15,6 +17,10 @@ export interface OrderItemView {
   variant: { name: string | null; externalId: string | null; sku: string | null; weight: { kg: number | null } };
   tax: Money;
   discount: Money;
+  imageUrl: string | null;
+  /** As stored (exact decimals): the unit price, and the line's discount as stated (orders API) or as kept. */
+  exact: { price: string; statedDiscount: string };
+  upc: string | null;
 }
 
 export interface OrderView {
@@ -38,6 +44,21 @@ export interface OrderView {
   taxes: Money;
   total: Money;
   items: OrderItemView[];
+  /** What the real platform's orders API says of the order beyond the rest (null when not given). */
+  api: {
+    customerExternalId: string | null;
+    customerName: string | null;
+    shippingMethod: string | null;
+    billingAddress: Address | null;
+    tags: string[] | null;
+    totalPrice: string | null;
+    subtotalPrice: string | null;
+    totalTax: string | null;
+    totalDiscount: string | null;
+    shippingCost: string;
+  };
+  /** Set on the order made for an imported return: no order of the store. */
+  importedAt: Date | null;
 }
 
 export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
@@ -68,6 +89,39 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
       variant: { name: l.variantTitle, externalId: l.variantId, sku: l.sku, weight: { kg: l.weightKg === null ? null : Number(l.weightKg) } },
       tax: m(l.tax),
       discount: m(l.discount),
+      imageUrl: l.imageUrl ?? null,
+      exact: { price: l.price, statedDiscount: l.statedDiscount ?? l.discount },
+      upc: l.upc ?? null,
     })),
+    api: {
+      customerExternalId: row.customerExternalId ?? null,
+      customerName: row.customerName ?? null,
+      shippingMethod: row.shippingMethod ?? null,
+      billingAddress: row.billingAddress ?? null,
+      tags: row.tags ?? null,
+      totalPrice: row.totalPrice ?? null,
+      subtotalPrice: row.subtotalPrice ?? null,
+      totalTax: row.totalTax ?? null,
+      totalDiscount: row.totalDiscount ?? null,
+      shippingCost: row.shippingCost,
+    },
+    importedAt: row.importedAt ?? null,
   };
+}
+
+const wholeOrderView = ({ lines, ...order }: WholeOrderRow): OrderView => orderView(order, lines);
+
+/** Whole orders as views, read through the rows' reads. */
+export class OrderViews {
+  constructor(private readonly reads: OrderReads) {}
+
+  /** Views of the given orders (one query whatever their number), in no particular order. */
+  async byIds(ids: readonly string[], em?: EntityManager): Promise<OrderView[]> {
+    return (await this.reads.byIds(ids, em)).map(wholeOrderView);
+  }
+
+  /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
+  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<OrderView>> {
+    return mapPage(await this.reads.listForCustomer(storeId, email, phone, page), wholeOrderView);
+  }
 }

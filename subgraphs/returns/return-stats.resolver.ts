@@ -7,7 +7,7 @@ import { ReturnFilterInput } from './return.input.js';
 import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnFilterSchema } from './return.schemas.js';
 import type { ReturnStatsReads } from './return-stats.rows.js';
-import { ReturnDimension, ReturnStatsType } from './return-stats.type.js';
+import { ReturnDimension, ReturnRateBasis, ReturnStatsType } from './return-stats.type.js';
 import { loadReturnStats } from './return-stats.view.js';
 
 /** Dashboards' totals and series of returns (decisions section 18, docs/analytics.md). */
@@ -22,9 +22,10 @@ export class ReturnStatsResolver {
     @Arg('by', () => ReturnDimension, { nullable: true }) by: ReturnDimension | undefined,
     @Arg('filter', () => ReturnFilterInput, { nullable: true }) filter: ReturnFilterInput | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Arg('rateBasis', () => ReturnRateBasis, { nullable: true, description: 'What returnRate divides by (default ORDERED).' }) rateBasis: ReturnRateBasis | undefined,
   ): Promise<ReturnStatsType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
     const filters = check(ReturnFilterSchema, { ...filter }, { prefix: '/filter', detail: 'A filter value is invalid.' });
-    return loadReturnStats(this.deps.stats, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), by ?? undefined, filters);
+    return loadReturnStats(this.deps.stats, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), by ?? undefined, filters, rateBasis ?? undefined);
   }
 }

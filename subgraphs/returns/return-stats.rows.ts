@@ -1,8 +1,9 @@
 import { bucketOf, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
+import type { Window } from '../../platform/analytics/time-window.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
+import { tagAndImportFilters } from './return.rows.js';
 import type { ReturnFilter } from './return.schemas.js';
 
 /**
@@ -38,7 +39,7 @@ export interface OrderedRow {
 
 /** Filters on what the rollup does not keep (a return's update time, its order's name) are read from the rows alone. */
 function needsRows(filter: ReturnFilter): boolean {
-  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName);
+  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null));
 }
 
 const instantMs = (value: string | null | undefined) => {
@@ -76,6 +77,7 @@ export class ReturnStatsReads {
         .when(instant(filter.updatedAtMin), (v) => `rr.updated_at >= ${v}`, 'timestamptz')
         .when(instant(filter.updatedAtMax), (v) => `rr.updated_at < ${v}`, 'timestamptz')
         .when(filter.providerOrderName, (v) => `rr.order_name = ${v}`);
+      tagAndImportFilters(rows, filter, 'rr');
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
       branches.push(`select ${bucket('x.created_at')} as bucket, ${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange
         from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${onReturn('x')}${extra}`);
@@ -91,12 +93,17 @@ export class ReturnStatsReads {
     );
   }
 
-  /** Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku) or for each of `skus`. */
-  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[] }): Promise<OrderedRow[]> {
+  /**
+   * Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku)
+   * or for each of `skus`. With `fulfilled`, the units of those orders shipped instead (in
+   * fulfillments that are not cancelled), read from the fulfillments of the window's orders: the
+   * orders of a store's window through their index, then each one's lines and fulfillments.
+   */
+  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[]; fulfilled?: boolean }): Promise<OrderedRow[]> {
     const c = new Conditions();
     const store = c.p(storeId);
     const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
-    const { slots, raw } = readRanges(window, { perBucket: options.perBucket });
+    const { slots, raw } = options.fulfilled ? { slots: [], raw: readRanges(window, { perBucket: options.perBucket, rawOnly: true }).raw } : readRanges(window, { perBucket: options.perBucket });
     const skus = options.skus ? c.p(options.skus, 'text[]') : undefined;
     const key = (column: string) => (skus ? column : `''`);
     const branches: string[] = [];
@@ -105,9 +112,13 @@ export class ReturnStatsReads {
         from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
     }
     if (raw.length) {
-      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, l.quantity::bigint as units
-        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi
-        join order_line_item l on l.order_id = o.id and l.removed_at is null${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+      const units = options.fulfilled
+        ? `(select coalesce(sum(fl.quantity), 0) from fulfillment_line fl join fulfillment f on f.id = fl.fulfillment_id where fl.order_line_item_id = l.id and f.status <> 'cancelled')`
+        : 'l.quantity';
+      // Orders made for imported returns are no orders of the store: they count nowhere.
+      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
+        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null
+        join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
     }
     if (!branches.length) return [];
     return heavySql<OrderedRow>(this.reads, `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);

@@ -1,9 +1,9 @@
 import { addMoney, MAX_GROUPS, moneyList, topGroups } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
+import type { Window } from '../../platform/analytics/time-window.js';
 import type { Decimal } from '../../platform/money.js';
 import type { ReturnFilter } from './return.schemas.js';
 import type { ReturnStatsReads, StatRow, StatShape } from './return-stats.rows.js';
-import { ReturnDimension, type ReturnMeasuresType, type ReturnStatsType } from './return-stats.type.js';
+import { ReturnDimension, ReturnRateBasis, type ReturnMeasuresType, type ReturnStatsType } from './return-stats.type.js';
 
 /** Running sums of one bucket or group, over its currencies. */
 class Sums {
@@ -57,13 +57,21 @@ const SHAPES: Record<ReturnDimension, StatShape> = {
  * rows of the dimension (a status or type is the return's; a reason, sku or outcome its
  * items'), and the units ordered beside them for `returnRate`.
  */
-export async function loadReturnStats(reads: ReturnStatsReads, storeId: string, window: Window, by: ReturnDimension | undefined, filter: ReturnFilter): Promise<ReturnStatsType> {
+export async function loadReturnStats(
+  reads: ReturnStatsReads,
+  storeId: string,
+  window: Window,
+  by: ReturnDimension | undefined,
+  filter: ReturnFilter,
+  basis: ReturnRateBasis = ReturnRateBasis.ORDERED,
+): Promise<ReturnStatsType> {
+  const fulfilled = basis === ReturnRateBasis.FULFILLED;
   const shape = by ? SHAPES[by] : undefined;
   // STATUS and TYPE are columns of the return's own rows: one read gives the series and the groups.
   const ownKey = shape?.dim === '' ? shape.key : null;
   const [rows, ordered, groupRows] = await Promise.all([
     reads.returns(storeId, window, { dim: '', key: ownKey }, filter, { perBucket: true }),
-    reads.ordered(storeId, window, { perBucket: true }),
+    reads.ordered(storeId, window, { perBucket: true, fulfilled }),
     shape && shape.dim !== '' ? reads.returns(storeId, window, shape, filter, { perBucket: false, top: MAX_GROUPS }) : Promise.resolve(undefined),
   ]);
 
@@ -78,7 +86,7 @@ export async function loadReturnStats(reads: ReturnStatsReads, storeId: string, 
     const byKey = sumBy(groupRows ?? rows, (r) => r.key);
     const top = topGroups([...byKey].map(([key, sums]) => ({ key, sums })), (g) => g.sums.returns);
     // A sku's return rate is against that sku's ordered units; every other group's against all of them.
-    const perSku = by === ReturnDimension.SKU ? new Map((await reads.ordered(storeId, window, { perBucket: false, skus: top.map((g) => g.key) })).map((o) => [o.key, o.units])) : undefined;
+    const perSku = by === ReturnDimension.SKU ? new Map((await reads.ordered(storeId, window, { perBucket: false, skus: top.map((g) => g.key), fulfilled })).map((o) => [o.key, o.units])) : undefined;
     groups = top.map(({ key, sums }) => ({ key, measures: sums.measures(perSku ? perSku.get(key) : orderedTotal) }));
   }
   return { totals: totals.measures(orderedTotal), series, groups };

@@ -6,6 +6,7 @@ import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
 import type { ReturnReads } from './return.rows.js';
+import { ReturnViews } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /**
@@ -14,7 +15,7 @@ import type { StoreSettingsService } from './store-settings.service.js';
  * (their schemas, not a copy); `items` carries what consumers need of each
  * active item that the REST document does not show (the line's title).
  */
-export const ReturnEventDataSchema = Strict({
+const ReturnEventDataSchema = Strict({
   return: RestReturnSchema,
   order: RestOrderSchema,
   previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),
@@ -42,29 +43,44 @@ export const RETURN_EVENTS = [ReturnCreated, ReturnUpdated] as const;
 
 /** Publishes a return's new state in the caller's transaction. */
 export class ReturnEvents {
+  private readonly views: ReturnViews;
+
   constructor(
-    private readonly reads: ReturnReads,
+    reads: ReturnReads,
     private readonly settings: StoreSettingsService,
-  ) {}
+  ) {
+    this.views = new ReturnViews(reads);
+  }
 
   async emit(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, returnId: string, previousStatus: string | null) {
-    const [view] = await this.reads.views([returnId], em);
-    const settings = await this.settings.get(view!.storeId, em);
-    await publish(em, contract, [
-      {
-        storeId: view!.storeId,
-        subjectId: returnId,
+    const [view] = await this.emitMany(em, contract, [{ returnId, previousStatus }]);
+    return view!;
+  }
+
+  /** The same for several returns of one store at once (bulk changes: a tag renamed, an import): one read, one insert. */
+  async emitMany(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, changes: readonly { returnId: string; previousStatus: string | null }[]) {
+    if (!changes.length) return [];
+    const views = new Map((await this.views.byIds(changes.map((c) => c.returnId), em)).map((v) => [v.id, v]));
+    const storeIds = [...new Set([...views.values()].map((v) => v.storeId))];
+    const locations = new Map(await Promise.all(storeIds.map(async (id) => [id, (await this.settings.get(id, em)).returnLocationId] as const)));
+    const ordered = changes.map((c) => ({ view: views.get(c.returnId)!, previousStatus: c.previousStatus }));
+    await publish(
+      em,
+      contract,
+      ordered.map(({ view, previousStatus }) => ({
+        storeId: view.storeId,
+        subjectId: view.id,
         data: {
-          return: restReturn(view!),
-          order: restOrder(view!.prefetchedOrder!),
+          return: restReturn(view),
+          order: restOrder(view.prefetchedOrder!),
           // A value of the status column, which holds only statuses.
           previousStatus: previousStatus as ReturnStatus | null,
-          record: returnRecord(view!),
-          destinationLocationId: settings.returnLocationId,
-          items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
+          record: returnRecord(view),
+          destinationLocationId: locations.get(view.storeId) ?? null,
+          items: view.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },
-      },
-    ]);
-    return view!;
+      })),
+    );
+    return ordered.map((o) => o.view);
   }
 }

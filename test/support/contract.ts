@@ -74,7 +74,7 @@ function validator(op: Operation, status: string, mediaType: string): ValidateFu
 const errorsOf = (where: string, validate: ValidateFunction) => (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'} (${e.schemaPath})`);
 
 /** The documented operation a request went to, if any. */
-export function operationFor(method: string, pathname: string): Operation | undefined {
+function operationFor(method: string, pathname: string): Operation | undefined {
   for (const { base, list } of operations) {
     if (!pathname.startsWith(`${base}/`)) continue;
     const rest = pathname.slice(base.length);

@@ -22,7 +22,8 @@ import {
 } from './consent.type.js';
 import type { CustomerMerges } from './customer-merge.service.js';
 import { CustomerType } from './customer.type.js';
-import type { CustomerRow, CustomerService } from './customer.service.js';
+import type { CustomerService } from './customer.service.js';
+import type { CustomerRow } from './customer.rows.js';
 import type { ConsentChannel } from './consent.rules.js';
 
 export interface ConsentResolverDeps {

@@ -10,7 +10,7 @@ import type { EventInbox } from '../event-inbox.service.js';
 import type { CustomEventJob } from '../event-ingestion.service.js';
 import { resolveCustomers } from './customer-resolution.service.js';
 import { lockStoresShared, type CustomerSuppressions } from './customer-suppression.service.js';
-import { customerColumns, type CustomerRow } from './customer.service.js';
+import { customerColumns, type CustomerRow } from './customer.rows.js';
 import {
   CONSENT_CHANNELS,
   CONSENT_KINDS,

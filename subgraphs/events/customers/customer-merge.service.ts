@@ -5,7 +5,7 @@ import { customFieldDates } from '../custom-event.rules.js';
 import { lockMessagingOf } from './consent.service.js';
 import { mergedConsent, type ConsentChannel, type ConsentKind, type StoredStatus } from './consent.rules.js';
 import { lockStoreExclusive } from './customer-suppression.service.js';
-import { customerColumns, type CustomerRow } from './customer.service.js';
+import { customerColumns, type CustomerRow } from './customer.rows.js';
 
 /** The history's words for a consent a merge set (merged ids are named nowhere once merged). */
 const mergeDetail = (status: StoredStatus) => (status === 'unsubscribed' ? 'merged profiles: an unsubscribe is kept' : 'merged profiles: the latest consent is kept');

@@ -4,7 +4,7 @@ import { parseRetryAfter } from '../../../platform/outbound/index.js';
 import { MessageChannel } from '../templates/template.type.js';
 
 /** A rendered message to one address. */
-export interface OutgoingMessage {
+interface OutgoingMessage {
   channel: MessageChannel;
   to: string;
   subject: string | null;
@@ -14,7 +14,7 @@ export interface OutgoingMessage {
 }
 
 /** What a provider did: sent (or only recorded), or failed with the provider's own words (retried on a schedule). */
-export type SendResult = { ok: true; status: 'SENT' | 'RECORDED' } | { ok: false; error: string; retryAfterMs?: number };
+type SendResult = { ok: true; status: 'SENT' | 'RECORDED' } | { ok: false; error: string; retryAfterMs?: number };
 
 export interface MessageProvider {
   /** `SMTP`, `SMS_WEBHOOK` or `RECORDED` (stored with each message). */
