@@ -70,8 +70,17 @@ const TWIML_EMPTY = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>
 
 export function consentPages(endpoints: MessagingEndpoints): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
-  const json = express.json({ limit: '64kb' });
+  // Bodies are read leniently: the token (or the store's secret) is the authority, not the body, so a body
+  // that cannot be read (a charset, an encoding, a size) counts as empty instead of failing the request.
+  const lenient =
+    (parse: express.RequestHandler): express.RequestHandler =>
+    (req, res, next) =>
+      parse(req, res, (err?: unknown) => {
+        if (err) req.body = undefined;
+        next();
+      });
+  const form = lenient(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  const json = lenient(express.json({ limit: '64kb' }));
 
   router.get('/u/:token', async (req: Request, res: Response, next) => {
     try {

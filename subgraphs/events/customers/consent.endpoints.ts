@@ -30,6 +30,8 @@ export interface MessagingEndpoints {
   inboundSms(storeId: string, secret: string, message: InboundSms): Promise<{ allowed: boolean; action: 'stopped' | 'started' | null }>;
 }
 
+const STORE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 export function messagingEndpoints(consent: ConsentService, accounts: AccountsService): MessagingEndpoints {
   const storeName = async (storeId: string) => (await accounts.stores([storeId])).get(storeId)?.name ?? null;
   return {
@@ -45,7 +47,8 @@ export function messagingEndpoints(consent: ConsentService, accounts: AccountsSe
       return true;
     },
     async inboundSms(storeId, secret, message) {
-      if (!(await consent.inboundSmsAllowed(storeId, secret))) return { allowed: false, action: null };
+      // Only what a store id can be reaches the database (a path segment may hold anything).
+      if (!STORE_ID.test(storeId) || !(await consent.inboundSmsAllowed(storeId, secret))) return { allowed: false, action: null };
       const keyword = smsKeyword(message.text);
       const phone = inboundPhone(message.from);
       if (!keyword || !phone) return { allowed: true, action: null };
