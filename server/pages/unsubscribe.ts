@@ -55,7 +55,7 @@ function sendPage(res: Response, status: number, html: string): void {
 }
 
 /** The sender and text of an inbound SMS, whichever common provider posted it, or null. */
-export function inboundMessage(body: unknown): InboundSms | null {
+function inboundMessage(body: unknown): InboundSms | null {
   if (!body || typeof body !== 'object') return null;
   const b = body as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

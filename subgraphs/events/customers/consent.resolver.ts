@@ -34,7 +34,7 @@ export interface ConsentResolverDeps {
 }
 
 /** Who made a change, as the consent history keeps it: never the secret itself. */
-export function actorOf(auth: Principal): string {
+function actorOf(auth: Principal): string {
   switch (auth.kind) {
     case 'admin':
       return 'admin';

@@ -25,12 +25,6 @@ export type ConsentMethod = (typeof CONSENT_METHODS)[number];
 /** Changes the customer made themselves: they always take effect, whatever a client dated its last change. */
 export const CUSTOMER_METHODS: ReadonlySet<ConsentMethod> = new Set(['UNSUBSCRIBE_LINK', 'ONE_CLICK', 'SMS_KEYWORD']);
 
-/** The published schema's channels allow: email has no transactional status there, SMS marketing may be `confirmed`. */
-export const STATUSES_OF: Record<ConsentChannel, Record<ConsentKind, readonly StoredStatus[]>> = {
-  email: { marketing: ['subscribed', 'unsubscribed'], transactional: ['subscribed', 'unsubscribed'] },
-  sms: { marketing: ['subscribed', 'confirmed', 'unsubscribed'], transactional: ['subscribed', 'unsubscribed'] },
-};
-
 export const isSubscribed = (status: ConsentStatus | undefined): boolean => status === 'subscribed' || status === 'confirmed';
 
 /**

@@ -48,7 +48,7 @@ export const CustomerSubscriptionsSchema = Strict(
   },
   { title: 'CustomerSubscriptionsRequest' },
 );
-export type CustomerSubscriptionsBody = Static<typeof CustomerSubscriptionsSchema>;
+type CustomerSubscriptionsBody = Static<typeof CustomerSubscriptionsSchema>;
 
 export const CustomerSubscriptionsResultSchema = Strict(
   {
@@ -86,7 +86,7 @@ export interface RequestedSubscriptions {
 }
 
 /** How far ahead of the service's clock an `updatedAt` may be (clock skew); later is refused, as it would outrank every later change. */
-export const FUTURE_SKEW_MS = 5 * 60_000;
+const FUTURE_SKEW_MS = 5 * 60_000;
 
 /** Checks a body whole (every violation, with its pointer); what it asks for, or the violations. */
 export function readSubscriptions(body: unknown, now = Date.now()): { ok: true; value: RequestedSubscriptions } | { ok: false; errors: FieldError[] } {

@@ -11,9 +11,9 @@ export const ConsentKindEnum = enumOf(CONSENT_KINDS);
 registerEnumType(ConsentKindEnum, { name: 'ConsentKind', description: 'marketing (flows send it only to subscribed customers) or transactional (about an order or a return: sent unless unsubscribed).' });
 export const ConsentStatusEnum = enumOf(CONSENT_STATUSES);
 registerEnumType(ConsentStatusEnum, { name: 'ConsentStatus', description: 'never_subscribed: nothing was ever recorded.' });
-export const StoredConsentStatusEnum = enumOf(STORED_STATUSES);
+const StoredConsentStatusEnum = enumOf(STORED_STATUSES);
 registerEnumType(StoredConsentStatusEnum, { name: 'ConsentStatusChange', description: 'The statuses a change can set.' });
-export const ConsentMethodEnum = enumOf(CONSENT_METHODS);
+const ConsentMethodEnum = enumOf(CONSENT_METHODS);
 registerEnumType(ConsentMethodEnum, { name: 'ConsentMethod', description: 'How a consent changed: API, IMPORT, DASHBOARD, UNSUBSCRIBE_LINK, ONE_CLICK (RFC 8058), SMS_KEYWORD (STOP, START), MERGE.' });
 
 export enum ConsentSource {
@@ -42,7 +42,7 @@ export class CustomerConsentType {
 }
 
 @ObjectType('ConsentChange', { description: 'A change of a consent, kept (who, when, how).' })
-export class ConsentChangeType {
+class ConsentChangeType {
   @Field(() => ID)
   id!: string;
 

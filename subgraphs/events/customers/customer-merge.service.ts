@@ -11,7 +11,7 @@ import { customerColumns, type CustomerRow } from './customer.rows.js';
 const mergeDetail = (status: StoredStatus) => (status === 'unsubscribed' ? 'merged profiles: an unsubscribe is kept' : 'merged profiles: the latest consent is kept');
 
 /** At most this many profiles are merged into one at once. */
-export const MAX_MERGED = 50;
+const MAX_MERGED = 50;
 
 interface Profile extends CustomerRow {
   customFieldDates: Record<string, number> | null;
@@ -21,7 +21,7 @@ interface Profile extends CustomerRow {
  * The surviving profile's fields: its own where it has them; an identifier or a name it lacks from
  * the first merged profile that has one; location and custom fields key by key, its own keys first.
  */
-export function mergedProfile(into: Profile, from: readonly Profile[]): Profile {
+function mergedProfile(into: Profile, from: readonly Profile[]): Profile {
   const first = <K extends keyof Profile>(k: K) => into[k] ?? from.find((p) => p[k] !== null)?.[k] ?? null;
   const objects = (k: 'location' | 'customFields') => {
     const all = [...from].reverse().concat(into);

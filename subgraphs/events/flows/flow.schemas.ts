@@ -21,7 +21,7 @@ export type StepType = FlowStep['type'];
 export type MessageKind = 'marketing' | 'transactional';
 
 /** How often a customer may enter a flow; absent in versions written before it existed: every event. */
-export type FlowReentry = { mode: 'EVERY_EVENT' } | { mode: 'ONCE' } | { mode: 'ONCE_PER_DAYS'; days: number };
+type FlowReentry = { mode: 'EVERY_EVENT' } | { mode: 'ONCE' } | { mode: 'ONCE_PER_DAYS'; days: number };
 
 export interface FlowDefinition {
   trigger: { eventName: string; where: PropertyCondition[] };
@@ -34,7 +34,7 @@ export interface FlowDefinition {
 export const kindOf = (step: { kind?: MessageKind }): MessageKind => step.kind ?? 'marketing';
 
 /** The longest ONCE_PER_DAYS period. */
-export const MAX_REENTRY_DAYS = 3650;
+const MAX_REENTRY_DAYS = 3650;
 
 /** Waits of up to 90 days (decisions section 16). */
 export const MAX_WAIT_SECONDS = 90 * 24 * 3600;

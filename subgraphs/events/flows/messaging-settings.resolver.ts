@@ -23,7 +23,7 @@ const shown = (s: MessagingSettings): MessagingSettingsType => ({
 });
 
 /** The inbound SMS URL of a store, with its secret in the query (request paths are logged; queries are not). */
-export const inboundSmsUrl = (publicUrl: string, storeId: string, secret: string) => `${publicUrl}/sms/inbound/${encodeURIComponent(storeId)}?secret=${encodeURIComponent(secret)}`;
+const inboundSmsUrl = (publicUrl: string, storeId: string, secret: string) => `${publicUrl}/sms/inbound/${encodeURIComponent(storeId)}?secret=${encodeURIComponent(secret)}`;
 
 @Resolver(() => MessagingSettingsType)
 export class MessagingSettingsResolver {

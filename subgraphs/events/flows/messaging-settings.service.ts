@@ -18,7 +18,7 @@ export interface MessagingSettingsChange {
   smartSendingHours?: number | null;
 }
 
-export const MAX_SMART_SENDING_HOURS = 720;
+const MAX_SMART_SENDING_HOURS = 720;
 
 const COLUMNS = `store_id as "storeId", quiet_hours_start as "start", quiet_hours_end as "end", smart_sending_hours as "smartSendingHours", inbound_sms_secret_hash is not null as "inboundSms"`;
 

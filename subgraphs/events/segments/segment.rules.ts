@@ -37,7 +37,7 @@ interface ProfileCondition {
 }
 
 /** Customers whose consent on a channel and kind is one of `statuses` (never_subscribed: nothing recorded). */
-export interface ConsentCondition {
+interface ConsentCondition {
   channel: string;
   kind?: string | null;
   statuses: string[];
