@@ -14,7 +14,7 @@ import type { InboundSms, MessagingEndpoints, UnsubscribeView } from '../../subg
  * An invalid token is a 404 page that says nothing about why; a wrong secret a bare 404.
  */
 
-const PAGE_CSP = ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+const PAGE_CSP = ["default-src 'none'", "style-src 'unsafe-inline'", 'img-src data:', "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
