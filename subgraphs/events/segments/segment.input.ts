@@ -1,5 +1,6 @@
 import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js';
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ConsentChannelEnum, ConsentKindEnum, ConsentStatusEnum } from '../customers/consent.type.js';
 
 export enum SegmentOperator {
   EQUALS = 'EQUALS',
@@ -63,13 +64,28 @@ export class ProfileConditionInput {
   value?: unknown;
 }
 
-@InputType('SegmentConditionInput', { description: 'Exactly one of event or profile.' })
+@InputType('ConsentConditionInput', { description: 'Customers whose consent on the channel (marketing unless `kind` says otherwise) is one of `statuses`.' })
+export class ConsentConditionInput {
+  @Field(() => ConsentChannelEnum)
+  channel!: string;
+
+  @Field(() => ConsentKindEnum, { nullable: true, defaultValue: 'marketing' })
+  kind?: string;
+
+  @Field(() => [ConsentStatusEnum], { description: '`[subscribed, confirmed]`: those marketing may reach.' })
+  statuses!: string[];
+}
+
+@InputType('SegmentConditionInput', { description: 'Exactly one of event, profile or consent.' })
 export class SegmentConditionInput {
   @Field(() => EventConditionInput, { nullable: true })
   event?: EventConditionInput;
 
   @Field(() => ProfileConditionInput, { nullable: true })
   profile?: ProfileConditionInput;
+
+  @Field(() => ConsentConditionInput, { nullable: true })
+  consent?: ConsentConditionInput;
 }
 
 @InputType('SegmentDefinitionInput', { description: 'A customer matches every `all` condition and, when `any` is given, at least one `any` condition.' })

@@ -1,3 +1,4 @@
+import { CONSENT_CHANNELS, CONSENT_KINDS, CONSENT_STATUSES } from '../customers/consent.rules.js';
 import { invalid, type FieldError } from '../../../platform/errors.js';
 import { Conditions } from '../../../platform/db/keyset.js';
 import { isoEpochSeconds } from '../../../platform/validation/index.js';
@@ -35,9 +36,17 @@ interface ProfileCondition {
   value?: unknown;
 }
 
+/** Customers whose consent on a channel and kind is one of `statuses` (never_subscribed: nothing recorded). */
+interface ConsentCondition {
+  channel: string;
+  kind?: string | null;
+  statuses: string[];
+}
+
 export interface SegmentCondition {
   event?: EventCondition | null;
   profile?: ProfileCondition | null;
+  consent?: ConsentCondition | null;
 }
 
 export interface SegmentDefinition {
@@ -213,10 +222,23 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
   return `c.id not in (${counted} having count(*) > ${b.param(max, 'int')})`;
 }
 
+function consentPredicate(b: Builder, c: ConsentCondition, at: string): string {
+  const kind = c.kind ?? 'marketing';
+  let ok = true;
+  if (!(CONSENT_CHANNELS as readonly string[]).includes(c.channel)) ok = !b.fail(`${at}/channel`, `must be one of ${CONSENT_CHANNELS.join(', ')}`);
+  if (!(CONSENT_KINDS as readonly string[]).includes(kind)) ok = !b.fail(`${at}/kind`, `must be one of ${CONSENT_KINDS.join(', ')}`);
+  if (!Array.isArray(c.statuses) || !c.statuses.length || c.statuses.some((s) => !(CONSENT_STATUSES as readonly string[]).includes(s))) {
+    ok = !b.fail(`${at}/statuses`, `give one or more of ${CONSENT_STATUSES.join(', ')}`);
+  }
+  if (!ok) return 'false';
+  return `coalesce((select k.status from customer_consent k where k.customer_id = c.id and k.channel = ${b.param(c.channel, 'text')} and k.kind = ${b.param(kind, 'text')}), 'never_subscribed') = any(${b.param(c.statuses, 'text[]')})`;
+}
+
 function conditionPredicate(b: Builder, condition: SegmentCondition, at: string): string {
-  const { event, profile } = condition;
-  if ((event ? 1 : 0) + (profile ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event or profile');
+  const { event, profile, consent } = condition;
+  if ((event ? 1 : 0) + (profile ? 1 : 0) + (consent ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event, profile or consent');
   if (event) return eventPredicate(b, event, `${at}/event`);
+  if (consent) return consentPredicate(b, consent, `${at}/consent`);
   const accessor = profileAccessor(b, profile!.field, `${at}/profile`);
   return accessor ? compare(b, accessor, profile!.operator, profile!.value, `${at}/profile`) : 'false';
 }
