@@ -324,12 +324,17 @@ describe('consent and messaging', () => {
       name: 'VIP only',
       trigger: { eventName: 'Visit' },
       audience: { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'vip' } }] },
-      steps: [{ wait: { seconds: 1 } }, { sendEmail: { templateId: mail, kind: 'transactional' } }],
+      // Long enough for the second event below to be processed first, even on a loaded machine.
+      steps: [{ wait: { seconds: 5 } }, { sendEmail: { templateId: mail, kind: 'transactional' } }],
     });
     await accept(app, account, { eventName: 'Visit', customer: { email: 'vip@example.com', customFields: { tier: 'vip' } } });
     await runsWhen(app, account, flow.id, (runs) => runs.length === 1 && runs[0]!.status === 'WAITING', 'the run to wait');
     // The customer leaves the audience while the run waits.
     await accept(app, account, { eventName: 'Other', customer: { email: 'vip@example.com', customFields: { tier: 'basic' } } });
+    await eventually(
+      async () => (await query(app.databaseUrl, "select 1 from events.customer where store_id = $1 and email = 'vip@example.com' and custom_fields->>'tier' = 'basic'", [account.storeId])).length === 1,
+      'the profile to leave the audience',
+    );
     const [run] = await runFor(account, flow.id, 1);
     expect(run!.status).toBe('EXITED');
     expect(stepLines(run!)).toEqual(['wait DONE', 'send_email SKIPPED the customer is no longer in the flow audience: the run exits']);

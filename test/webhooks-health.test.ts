@@ -135,7 +135,11 @@ describe('endpoint health: disabled after the window of failures, the store told
     const delivered = await eventually(async () => (down.accepted.length >= 3 ? down.accepted : undefined), 'the owed events after the PUT');
     expect(delivered.map((r) => parsed(r).type)).toEqual(['created', 'updated', 'updated']);
     expect(delivered.map((r) => parsed(r).return.id)).toEqual([returnId, returnId, returnId]);
-    const enabled = (await call(app, account.apiSecret, 'GET', `/v2.2/webhooks/${id}`)).body.webhook;
+    // The receiver has the requests before the deliverer has recorded their outcomes.
+    const enabled = await eventually(async () => {
+      const webhook = (await call(app, account.apiSecret, 'GET', `/v2.2/webhooks/${id}`)).body.webhook;
+      return webhook.successRate24h > 0 ? webhook : undefined;
+    }, 'the deliveries after the PUT recorded');
     expect(enabled).toMatchObject({ status: 'active', disabled: false, disabledReason: null, disabledAt: null, failingSince: null });
     expect(enabled.successRate24h).toBeGreaterThan(0);
   });

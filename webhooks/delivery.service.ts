@@ -73,8 +73,9 @@ const RUN_LENGTH = 16;
 /**
  * Which subscriptions still exist (not deleted), each answer read after it was asked: the runs in
  * flight share one query at a time, and whoever asks while it runs waits for the next one. A run
- * asks before each message after its head, so a DELETE that committed while the run was out stops
- * it after the request then under way, for one round trip per message that follows a head.
+ * asks before each message, its head included, so a DELETE that committed while the run was out (or
+ * while the claim that leased it was reading) stops it after the request then under way, for one
+ * shared round trip per message.
  */
 class LiveSubscriptions {
   private waiting: { ids: Set<string>; answer: Promise<Set<string>>; read: () => void } | undefined;
@@ -297,10 +298,16 @@ export class Deliverer extends PollingLoop {
     for (const head of run) {
       if (sent.length && performance.now() > latestStart) break;
       // The run ends where its subscription was deleted meanwhile: nothing more starts after the DELETE's 204.
-      if (sent.length && !(await this.live.has(head.subscription_id))) break;
+      // Its head too: a claim whose snapshot predates a DELETE's commit can still lease the lane.
+      if (!(await this.live.has(head.subscription_id))) break;
       const result = await this.attempt(head);
       sent.push({ head, result });
       if (result.outcome !== 'succeeded') break;
+    }
+    if (!sent.length) {
+      // Deleted before its head went out: nothing to record (the sweep purges it); the lane is let go at once.
+      await sql(this.orm.em.fork(), 'update lane set lease_until = null where subscription_id = $1 and lane = $2', [run[0]!.subscription_id, run[0]!.lane]);
+      return;
     }
     await new Promise<void>((resolve) => {
       this.outcomes.push({ sent, done: resolve });
