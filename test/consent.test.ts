@@ -104,6 +104,17 @@ describe('consent and messaging', () => {
     const after = await consentOf(account, id);
     expect(after.status('email').status).toBe('unsubscribed');
     expect(after.history[0]).toMatchObject({ channel: 'email', status: 'unsubscribed', previousStatus: 'subscribed', method: 'API' });
+    // The export carries the consent and its history.
+    const exported = await app.request(`/v2.2/stores/${account.storeId}/customers/export`, {
+      method: 'POST',
+      token: account.apiSecret,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'jane@example.com' }),
+    });
+    const document = (await exported.json()) as { consent: { channel: string; kind: string; status: string }[]; consentChanges: { status: string; method: string }[] };
+    expect(document.consent.map((c) => `${c.channel} ${c.kind} ${c.status}`)).toEqual(['email marketing unsubscribed', 'email transactional never_subscribed', 'sms marketing confirmed', 'sms transactional unsubscribed']);
+    expect(document.consentChanges).toHaveLength(4);
+    expect(document.consentChanges[0]).toMatchObject({ status: 'unsubscribed', method: 'API' });
   });
 
   it('customer-subscriptions refuses invalid bodies with pointers, needs customers_write, and stays in the account', async () => {

@@ -21,7 +21,7 @@ import { Migration20261231000200_custom_event_partitions } from './migrations/Mi
 import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
 import { Migration20261231000500_consent } from './migrations/Migration20261231000500_consent.js';
 import { ConsentService } from './customers/consent.service.js';
-import { CustomerConsentResolver } from './customers/consent.resolver.js';
+import { ConsentChangeResolver, ConsentExportResolver, CustomerConsentResolver } from './customers/consent.resolver.js';
 import { CustomerMerges } from './customers/customer-merge.service.js';
 import { MessagingSettingsService } from './flows/messaging-settings.service.js';
 import { MessagingSettingsResolver } from './flows/messaging-settings.resolver.js';
@@ -107,6 +107,8 @@ const RESOLVERS = [
   CustomerProfileResolver,
   StorefrontEventResolver,
   CustomerConsentResolver,
+  ConsentExportResolver,
+  ConsentChangeResolver,
   MessagingSettingsResolver,
 ] as const;
 
@@ -157,6 +159,8 @@ export const eventsSubgraph = defineModule({
       new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
       new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
       new CustomerConsentResolver({ consent, merges, customers, accounts: deps.accounts }),
+      new ConsentExportResolver({ consent }),
+      new ConsentChangeResolver(),
       new MessagingSettingsResolver({ settings, consent, accounts: deps.accounts, publicUrl: deps.config.publicUrl }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),

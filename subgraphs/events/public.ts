@@ -13,3 +13,4 @@ export { CustomerSubscriptionsResultSchema, CustomerSubscriptionsSchema } from '
 export { StorefrontEventSchema } from './storefront-event.schemas.js';
 export { CustomerQuerySchema, CustomerUpsertSchema } from './customers/customer.schemas.js';
 export { CustomerUpsertResultSchema, RestCustomerSchema } from './customers/customer.json.js';
+export { ConsentChangeDocumentSchema, ConsentDocumentSchema } from './customers/consent.json.js';

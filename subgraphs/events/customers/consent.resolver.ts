@@ -11,9 +11,12 @@ import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js'
 import { selects } from '../../../platform/graphql/selection.js';
 import DataLoader from 'dataloader';
 import { consentMatrix, type ConsentChangeRow, type ConsentRow, type ConsentService, type SuppressionRow } from './consent.service.js';
+import { consentChangeDocument, consentDocuments } from './consent.json.js';
+import { CustomerExportType } from './customer-export.type.js';
 import {
   ChannelSuppressionType,
   ConsentChangeConnection,
+  ConsentChangeType,
   ConsentChannelEnum,
   ConsentSource,
   CustomerConsentInput,
@@ -171,5 +174,35 @@ export class CustomerConsentResolver {
   @FieldResolver(() => [ID], { description: 'Ids of profiles merged into this one: they answer as this profile.' })
   async mergedIds(@Root() customer: CustomerRow): Promise<string[]> {
     return this.deps.customers.mergedInto(customer.id);
+  }
+}
+
+/** Consent in an access request (`customerExport`): the current consent and every change, for the REST export too. */
+@Resolver(() => CustomerExportType)
+export class ConsentExportResolver {
+  constructor(private readonly deps: { consent: ConsentService }) {}
+
+  @FieldResolver(() => String, { description: "The customer's consent per channel and kind as the REST export writes it (JSON text; [] without a profile)." })
+  async consentJson(@Root() exported: CustomerExportType): Promise<string> {
+    return JSON.stringify(exported.customerId ? consentDocuments(await this.deps.consent.current([exported.customerId])) : []);
+  }
+
+  @FieldResolver(() => ConsentChangeConnection, { description: "Every change of the customer's consent, newest first." })
+  async consentChanges(
+    @Root() exported: CustomerExportType,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<ConsentChangeRow>> {
+    if (!exported.customerId) return toConnection({ items: [], hasNextPage: false, endCursor: null });
+    return toConnection(await this.deps.consent.history(exported.customerId, pageRequest(first, after, { list: 'export-consent', customerId: exported.customerId }, selects(info, 'totalCount'))));
+  }
+}
+
+@Resolver(() => ConsentChangeType)
+export class ConsentChangeResolver {
+  @FieldResolver(() => String, { description: 'The change as the REST export writes it (JSON text).' })
+  restJson(@Root() change: ConsentChangeRow): string {
+    return JSON.stringify(consentChangeDocument(change));
   }
 }
