@@ -202,12 +202,13 @@ export class FlowRunner {
       // A run moves once per batch, whatever copies of its job the batch holds; a stale token does nothing.
       const live = runs.filter((run) => tokens.has(`${run.id} ${run.stepToken}`) && (run.status === 'RUNNING' || run.status === 'WAITING'));
       if (!live.length) return;
-      // The customers' messaging locks (consent writers wait for this batch; the next batch sees their changes),
-      // then what the sends need to know, read after them.
+      // The customers' messaging locks, shared (consent writers wait for this batch; the next batch sees their changes;
+      // exclusive where smart sending counts this batch's sends), then what the sends need to know, read after them.
       const customerIds = [...new Set(live.map((r) => r.customerId))];
-      await lockMessagingOf(tx, customerIds);
-      const permissions = await this.deps.consent.permissions(tx, customerIds);
       const settings = await this.deps.settings.forStores(tx, [...new Set(live.map((r) => r.storeId))]);
+      const exclusive = new Set(live.filter((r) => settings.get(r.storeId)?.smartSendingHours).map((r) => r.customerId));
+      await lockMessagingOf(tx, customerIds, (id) => !exclusive.has(id));
+      const permissions = await this.deps.consent.permissions(tx, customerIds);
       const events = new Map((await this.deps.events.findByIds(live.map((r) => r.eventId))).map((e) => [e.id, e]));
       const customers = new Map((await this.deps.customers.findByIds(customerIds)).map((c) => [c.id, c]));
       const batch = new BatchWrites();
