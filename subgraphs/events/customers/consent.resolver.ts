@@ -139,7 +139,7 @@ export class CustomerConsentResolver {
 
   @Mutation(() => CustomerType, {
     description:
-      "Merges duplicate profiles of one person into `into`: events, flow runs, messages, consent (an unsubscribe is never undone), its history and suppressions move to it; orders and returns follow (the returns subgraph relinks them, normally within a second); the merged ids answer as the surviving profile from then on (scope customers_write).",
+      "Merges duplicate profiles of one person into `into`: events, flow runs, messages, consent (an unsubscribe is never undone), its history and suppressions move to it, which takes the email, phone number and names it lacks (orders and returns follow the email and phone number it holds); the merged ids answer as the surviving profile from then on (scope customers_write).",
   })
   async mergeCustomers(
     @Arg('storeId', () => ID) storeId: string,

@@ -105,6 +105,17 @@ export class CustomerMerges {
       await sql(em, 'insert into customer_merge (merged_id, store_id, into_id) select unnest($3::text[]), $2, $1', [survivorId, storeId, fromIds]);
 
       const result = mergedProfile(into, from);
+      // Storefront visitors seen with an email or phone the survivor does not keep now name the survivor's.
+      const lost = (values: (string | null)[], kept: string | null, lower = false) =>
+        [...new Set(values.filter((v): v is string => !!v).map((v) => (lower ? v.toLowerCase() : v)))].filter((v) => v !== (lower ? kept?.toLowerCase() : kept));
+      const lostEmails = lost([into, ...from].map((p) => p.email), result.email, true);
+      const lostPhones = lost([into, ...from].map((p) => p.phoneNumber), result.phoneNumber);
+      if (lostEmails.length) {
+        await sql(em, 'update storefront_identity set email = $3, phone_number = coalesce(phone_number, $4) where store_id = $1 and lower(email) = any($2)', [storeId, lostEmails, result.email, result.phoneNumber]);
+      }
+      if (lostPhones.length) {
+        await sql(em, 'update storefront_identity set phone_number = $3, email = coalesce(email, $4) where store_id = $1 and phone_number = any($2)', [storeId, lostPhones, result.phoneNumber, result.email]);
+      }
       // The merged rows go first: the survivor may take their email or phone (unique per store).
       await sql(em, 'delete from customer where id = any($1)', [fromIds]);
       const [row] = await sql<CustomerRow>(
