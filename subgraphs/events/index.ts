@@ -25,7 +25,7 @@ import { ConsentChangeResolver, ConsentExportResolver, CustomerConsentResolver }
 import { CustomerMerges } from './customers/customer-merge.service.js';
 import { MessagingSettingsService } from './flows/messaging-settings.service.js';
 import { MessagingSettingsResolver } from './flows/messaging-settings.resolver.js';
-import { messagingEndpoints } from './customers/consent.endpoints.js';
+import { messagingEndpoints } from './customers/consent-endpoints.service.js';
 import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
 import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
 import { CustomerUpserts } from './customers/customer-upsert.service.js';
