@@ -117,6 +117,22 @@ describe('consent and messaging', () => {
     expect(document.consentChanges[0]).toMatchObject({ status: 'unsubscribed', method: 'API' });
   });
 
+  it('triggerAutomations records a Subscribed to Email Marketing event that starts flows, only when the status changes', async () => {
+    const account = await app.createAccount('Welcome');
+    const mail = await createTemplate(app, account, { name: 'welcome', channel: 'EMAIL', subject: 'Welcome', body: 'Welcome, {{ event.data.channel }} subscriber.' });
+    const flow = await createFlow(app, account, { name: 'Welcome series', trigger: { eventName: 'Subscribed to Email Marketing' }, steps: [{ sendEmail: { templateId: mail } }] });
+    await subscriptions(account, emailMarketing('welcome@example.com', 'subscribed', { triggerAutomations: true }));
+    const [run] = await runFor(account, flow.id, 1);
+    expect(stepLines(run!)).toEqual(['send_email DONE']);
+    expect(mailsTo('welcome@example.com').map((m) => m.text.trim())).toEqual(['Welcome, email subscriber.']);
+    // Subscribed again (no change) or without triggerAutomations: no event.
+    await subscriptions(account, emailMarketing('welcome@example.com', 'subscribed', { triggerAutomations: true }));
+    await subscriptions(account, emailMarketing('quiet@example.com', 'subscribed'));
+    await flowsIdle(app.databaseUrl);
+    const names = await query<{ event_name: string; n: string }>(app.databaseUrl, 'select event_name, count(*) as n from events.custom_event where store_id = $1 group by 1', [account.storeId]);
+    expect(names).toEqual([{ event_name: 'Subscribed to Email Marketing', n: '1' }]);
+  });
+
   it('customer-subscriptions refuses invalid bodies with pointers, needs customers_write, and stays in the account', async () => {
     const account = await app.createAccount('Subscriptions refused');
     const other = await app.createAccount('Another merchant');
@@ -433,9 +449,14 @@ describe('consent and messaging', () => {
     const until = Date.parse(/until (\S+)$/.exec(waiting!.steps[0]!.detail ?? '')![1]!);
     expect(until).toBe(end.getTime());
     expect(mailsTo('night@example.com')).toEqual([]);
+    // A customer whose own zone is in daytime (UTC+12) is not held by the store's quiet hours.
+    await subscriptions(account, emailMarketing('day@example.com', 'subscribed'));
+    await accept(app, account, { eventName: 'Night', customer: { email: 'day@example.com', location: { ianaTimeZoneName: 'Etc/GMT-12' } } });
+    const both = await runsWhen(app, account, flow.id, (runs) => runs.length === 2 && runs.some((r) => r.customer?.email === 'day@example.com' && finished(r)), 'the daytime customer to be sent to');
+    expect(stepLines(both.find((r) => r.customer?.email === 'day@example.com')!)).toEqual(['send_email DONE']);
     // When they end, the send goes out.
-    const [sent] = await runFor(account, flow.id, 1);
-    expect(stepLines(sent!)).toEqual(['send_email DONE']);
+    const sent = (await runFor(account, flow.id, 2)).find((r) => r.customer?.email === 'night@example.com')!;
+    expect(stepLines(sent)).toEqual(['send_email DONE']);
     expect(mailsTo('night@example.com')).toHaveLength(1);
     expect(Date.now()).toBeGreaterThanOrEqual(end.getTime());
 
