@@ -531,6 +531,49 @@ describe('consent and messaging', () => {
     expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   }, 120_000);
 
+  it("a merged profile's orders and returns, under an email the survivor does not keep, stay the survivor's", async () => {
+    const account = await app.createAccount('Merge orders');
+    const { orderBody, pushOrder, postReturn, returnBody } = await import('./support/returns.js');
+    const order = orderBody({ customer: { email: 'old.address@example.com', firstName: 'Ada' } });
+    expect((await pushOrder(app, account, order)).status).toBeLessThan(300);
+    const created = await postReturn(app, account, returnBody(order.id as string, [{ lineItemId: 'li-1', quantity: 1, reason: 'too small' }]));
+    expect(created.status).toBe(201);
+    await accept(app, account, { eventName: 'Seen', customer: { email: 'old.address@example.com' } });
+    await accept(app, account, { eventName: 'Seen', customer: { email: 'new.address@example.com' } });
+    await flowsIdle(app.databaseUrl);
+    const oldId = await customerId(account, { email: 'old.address@example.com' });
+    const newId = await customerId(account, { email: 'new.address@example.com' });
+    const returnsOf = async (id: string) =>
+      gqlOk<{ customer: { id: string; email: string; mergedEmails: string[]; returns: { edges: { node: { id: string } }[] } } }>(
+        app,
+        'query($s: ID!, $id: ID!) { customer(storeId: $s, id: $id) { id email mergedEmails returns { edges { node { id } } } } }',
+        { s: account.storeId, id },
+        account.apiSecret,
+      );
+    expect((await returnsOf(newId)).customer.returns.edges).toEqual([]);
+    await gqlOk(app, 'mutation($s: ID!, $into: ID!, $from: [ID!]!) { mergeCustomers(storeId: $s, into: $into, from: $from) { id } }', { s: account.storeId, into: newId, from: [oldId] }, account.apiSecret);
+    const merged = (await returnsOf(oldId)).customer;
+    expect(merged).toMatchObject({ id: newId, email: 'new.address@example.com', mergedEmails: ['old.address@example.com'] });
+    expect(merged.returns.edges.map((e) => e.node.id)).toEqual([created.body.return?.id ?? created.body.id]);
+    // Erasing the survivor erases the merged profile's addresses too: its order is anonymised.
+    const erasure = await app.request(`/v2.2/stores/${account.storeId}/customers/erasure`, {
+      method: 'POST',
+      token: account.apiSecret,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'new.address@example.com' }),
+    });
+    expect(erasure.status).toBe(202);
+    await eventually(async () => {
+      const [row] = await query<{ n: string }>(app.databaseUrl, 'select count(*) as n from returns."order" where store_id = $1 and customer_email is not null', [account.storeId]);
+      return Number(row!.n) === 0 ? true : undefined;
+    }, 'the merged profile\'s order to be anonymised');
+    const { scan } = await import('./support/privacy.js');
+    expect((await scan(app.databaseUrl, ['old.address@example.com'])).map((h) => `${h.table}.${h.column}`)).toEqual([]);
+    // The merged id stays only where an erasure keeps the erased profiles' ids: its request, and the customer.erased event.
+    const idHits = (await scan(app.databaseUrl, [oldId])).map((h) => `${h.table}.${h.column}${h.table === 'platform.outbox_event' ? ` ${String((h.row as { type?: string }).type)}` : ''}`);
+    expect(idHits.sort()).toEqual(['platform.erasure_request.customer_ids', 'platform.outbox_event.data customer.erased']);
+  }, 120_000);
+
   it('erasing a customer erases their consent, its history and merged ids', async () => {
     const account = await app.createAccount('Erase consent');
     await subscriptions(account, emailMarketing('gone@example.com', 'subscribed'));

@@ -20,6 +20,7 @@ import { Migration20261231000100_event_inbox } from './migrations/Migration20261
 import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
 import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
 import { Migration20261231000500_consent } from './migrations/Migration20261231000500_consent.js';
+import { Migration20261231000600_merged_identifiers } from './migrations/Migration20261231000600_merged_identifiers.js';
 import { ConsentService } from './customers/consent.service.js';
 import { ConsentChangeResolver, ConsentExportResolver, CustomerConsentResolver } from './customers/consent.resolver.js';
 import { CustomerMerges } from './customers/customer-merge.service.js';
@@ -132,6 +133,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
       { name: 'Migration20261231000500_consent', class: Migration20261231000500_consent },
+      { name: 'Migration20261231000600_merged_identifiers', class: Migration20261231000600_merged_identifiers },
     ],
   },
   async queues(boss) {

@@ -64,6 +64,18 @@ function suppressionLoader(ctx: GraphQLContext, consent: ConsentService) {
   }));
 }
 
+function mergedIdentifierLoader(ctx: GraphQLContext, customers: CustomerService) {
+  return memoize(ctx, 'events.merged-identifiers', () =>
+    new DataLoader<CustomerRow, { emails: string[]; phones: string[] }, string>(
+      async (rows) => {
+        const found = await customers.mergedIdentifiers(rows);
+        return rows.map((r) => found.get(r.id)!);
+      },
+      { cacheKeyFn: (r) => r.id },
+    ),
+  );
+}
+
 /** Consent for dashboards: the customer-subscriptions operation's twin, single changes, suppressions, merges, and the customer's fields. */
 @Resolver(() => CustomerType)
 export class CustomerConsentResolver {
@@ -169,6 +181,16 @@ export class CustomerConsentResolver {
   @FieldResolver(() => [ChannelSuppressionType], { description: 'Suppressed channels (nothing is sent on them).' })
   async suppressions(@Root() customer: CustomerRow, @Ctx() ctx: GraphQLContext): Promise<SuppressionRow[]> {
     return suppressionLoader(ctx, this.deps.consent).load(customer.id);
+  }
+
+  @FieldResolver(() => [String], { description: 'Emails of profiles merged into this one that it does not keep (lower case): its orders and returns were placed under them too.' })
+  async mergedEmails(@Root() customer: CustomerRow, @Ctx() ctx: GraphQLContext): Promise<string[]> {
+    return (await mergedIdentifierLoader(ctx, this.deps.customers).load(customer)).emails;
+  }
+
+  @FieldResolver(() => [String], { description: 'Phone numbers of profiles merged into this one that it does not keep.' })
+  async mergedPhoneNumbers(@Root() customer: CustomerRow, @Ctx() ctx: GraphQLContext): Promise<string[]> {
+    return (await mergedIdentifierLoader(ctx, this.deps.customers).load(customer)).phones;
   }
 
   @FieldResolver(() => [ID], { description: 'Ids of profiles merged into this one: they answer as this profile.' })

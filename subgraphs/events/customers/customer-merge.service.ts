@@ -102,7 +102,11 @@ export class CustomerMerges {
       await sql(em, 'delete from customer_channel_suppression where customer_id = any($1)', [fromIds]);
       // Earlier merges into a merged profile now answer as the survivor too.
       await sql(em, 'update customer_merge set into_id = $1 where into_id = any($2)', [survivorId, fromIds]);
-      await sql(em, 'insert into customer_merge (merged_id, store_id, into_id) select unnest($3::text[]), $2, $1', [survivorId, storeId, fromIds]);
+      await sql(
+        em,
+        'insert into customer_merge (merged_id, store_id, into_id, email, phone_number) select m.id, $2, $1, m.email, m.phone from unnest($3::text[], $4::text[], $5::text[]) as m(id, email, phone)',
+        [survivorId, storeId, fromIds, from.map((p) => p.email), from.map((p) => p.phoneNumber)],
+      );
 
       const result = mergedProfile(into, from);
       // Storefront visitors seen with an email or phone the survivor does not keep now name the survivor's.
