@@ -173,7 +173,7 @@ describe('consent and messaging', () => {
     expect(marketing!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/u\/u1\.[\w-]+\.[\w-]+>, <mailto:unsubscribe@shop\.example\.com\?subject=unsubscribe%20u1\.[\w-]+\.[\w-]+>$/);
     expect(marketing!.text).toContain('/u/u1.');
     expect(receiptMail.headers['list-unsubscribe']).toBeUndefined();
-    expect(smsTo('+15550000002')[0]!.body).toMatch(/^Sale! http:\/\/localhost:\d+\/u\/u1\./);
+    expect(smsTo('+15550000002')[0]!.body).toMatch(/^Sale! http:\/\/localhost:\d+\/u\/u1\.\S+\nReply STOP to unsubscribe\.$/);
     // messages record the kind.
     const kinds = await query<{ kind: string; n: string }>(app.databaseUrl, 'select kind, count(*) as n from events.message where store_id = $1 group by kind order by kind', [account.storeId]);
     expect(kinds).toEqual([

@@ -382,6 +382,8 @@ export class FlowRunner {
       }
       subject = channel === MessageChannel.EMAIL && template.subject ? await this.deps.templates.engine.render(template.subject, scope) : null;
       body = await this.deps.templates.engine.render(template.body, scope);
+      // Marketing SMS say how to opt out (carriers' rules), unless the template already does.
+      if (kind === 'marketing' && channel === MessageChannel.SMS && !/\bSTOP\b/i.test(body)) body = `${body}\n${SMS_OPT_OUT}`;
     } catch (err) {
       if (!(err instanceof TemplateRenderError)) throw err;
       return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `template ${template.id} was stopped: ${err.message}` } };
@@ -428,6 +430,9 @@ export class FlowRunner {
     return this.retryOrFail(path, type, attempt, result.status ? `HTTP ${result.status}` : error, result.retryAfterMs);
   }
 }
+
+/** Appended to a marketing SMS whose text does not mention STOP (Klaviyo does the same). */
+const SMS_OPT_OUT = 'Reply STOP to unsubscribe.';
 
 /** The customer's own time zone (`location.ianaTimeZoneName`), when known and valid. */
 function customerZone(customer: CustomerRow): string | null {
