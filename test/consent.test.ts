@@ -104,6 +104,33 @@ describe('consent and messaging', () => {
     const after = await consentOf(account, id);
     expect(after.status('email').status).toBe('unsubscribed');
     expect(after.history[0]).toMatchObject({ channel: 'email', status: 'unsubscribed', previousStatus: 'subscribed', method: 'API' });
+    // The export carries the consent and its history.
+    const exported = await app.request(`/v2.2/stores/${account.storeId}/customers/export`, {
+      method: 'POST',
+      token: account.apiSecret,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'jane@example.com' }),
+    });
+    const document = (await exported.json()) as { consent: { channel: string; kind: string; status: string }[]; consentChanges: { status: string; method: string }[] };
+    expect(document.consent.map((c) => `${c.channel} ${c.kind} ${c.status}`)).toEqual(['email marketing unsubscribed', 'email transactional never_subscribed', 'sms marketing confirmed', 'sms transactional unsubscribed']);
+    expect(document.consentChanges).toHaveLength(4);
+    expect(document.consentChanges[0]).toMatchObject({ status: 'unsubscribed', method: 'API' });
+  });
+
+  it('triggerAutomations records a Subscribed to Email Marketing event that starts flows, only when the status changes', async () => {
+    const account = await app.createAccount('Welcome');
+    const mail = await createTemplate(app, account, { name: 'welcome', channel: 'EMAIL', subject: 'Welcome', body: 'Welcome, {{ event.data.channel }} subscriber.' });
+    const flow = await createFlow(app, account, { name: 'Welcome series', trigger: { eventName: 'Subscribed to Email Marketing' }, steps: [{ sendEmail: { templateId: mail } }] });
+    await subscriptions(account, emailMarketing('welcome@example.com', 'subscribed', { triggerAutomations: true }));
+    const [run] = await runFor(account, flow.id, 1);
+    expect(stepLines(run!)).toEqual(['send_email DONE']);
+    expect(mailsTo('welcome@example.com').map((m) => m.text.trim())).toEqual(['Welcome, email subscriber.']);
+    // Subscribed again (no change) or without triggerAutomations: no event.
+    await subscriptions(account, emailMarketing('welcome@example.com', 'subscribed', { triggerAutomations: true }));
+    await subscriptions(account, emailMarketing('quiet@example.com', 'subscribed'));
+    await flowsIdle(app.databaseUrl);
+    const names = await query<{ event_name: string; n: string }>(app.databaseUrl, 'select event_name, count(*) as n from events.custom_event where store_id = $1 group by 1', [account.storeId]);
+    expect(names).toEqual([{ event_name: 'Subscribed to Email Marketing', n: '1' }]);
   });
 
   it('customer-subscriptions refuses invalid bodies with pointers, needs customers_write, and stays in the account', async () => {
@@ -146,7 +173,7 @@ describe('consent and messaging', () => {
     expect(marketing!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/u\/u1\.[\w-]+\.[\w-]+>, <mailto:unsubscribe@shop\.example\.com\?subject=unsubscribe%20u1\.[\w-]+\.[\w-]+>$/);
     expect(marketing!.text).toContain('/u/u1.');
     expect(receiptMail.headers['list-unsubscribe']).toBeUndefined();
-    expect(smsTo('+15550000002')[0]!.body).toMatch(/^Sale! http:\/\/localhost:\d+\/u\/u1\./);
+    expect(smsTo('+15550000002')[0]!.body).toMatch(/^Sale! http:\/\/localhost:\d+\/u\/u1\.\S+\nReply STOP to unsubscribe\.$/);
     // messages record the kind.
     const kinds = await query<{ kind: string; n: string }>(app.databaseUrl, 'select kind, count(*) as n from events.message where store_id = $1 group by kind order by kind', [account.storeId]);
     expect(kinds).toEqual([
@@ -427,9 +454,14 @@ describe('consent and messaging', () => {
     const until = Date.parse(/until (\S+)$/.exec(waiting!.steps[0]!.detail ?? '')![1]!);
     expect(until).toBe(end.getTime());
     expect(mailsTo('night@example.com')).toEqual([]);
+    // A customer whose own zone is in daytime (UTC+12) is not held by the store's quiet hours.
+    await subscriptions(account, emailMarketing('day@example.com', 'subscribed'));
+    await accept(app, account, { eventName: 'Night', customer: { email: 'day@example.com', location: { ianaTimeZoneName: 'Etc/GMT-12' } } });
+    const both = await runsWhen(app, account, flow.id, (runs) => runs.length === 2 && runs.some((r) => r.customer?.email === 'day@example.com' && finished(r)), 'the daytime customer to be sent to');
+    expect(stepLines(both.find((r) => r.customer?.email === 'day@example.com')!)).toEqual(['send_email DONE']);
     // When they end, the send goes out.
-    const [sent] = await runFor(account, flow.id, 1);
-    expect(stepLines(sent!)).toEqual(['send_email DONE']);
+    const sent = (await runFor(account, flow.id, 2)).find((r) => r.customer?.email === 'night@example.com')!;
+    expect(stepLines(sent)).toEqual(['send_email DONE']);
     expect(mailsTo('night@example.com')).toHaveLength(1);
     expect(Date.now()).toBeGreaterThanOrEqual(end.getTime());
 
@@ -502,6 +534,49 @@ describe('consent and messaging', () => {
       account.apiSecret,
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  }, 120_000);
+
+  it("a merged profile's orders and returns, under an email the survivor does not keep, stay the survivor's", async () => {
+    const account = await app.createAccount('Merge orders');
+    const { orderBody, pushOrder, postReturn, returnBody } = await import('./support/returns.js');
+    const order = orderBody({ customer: { email: 'old.address@example.com', firstName: 'Ada' } });
+    expect((await pushOrder(app, account, order)).status).toBeLessThan(300);
+    const created = await postReturn(app, account, returnBody(order.id as string, [{ lineItemId: 'li-1', quantity: 1, reason: 'too small' }]));
+    expect(created.status).toBe(201);
+    await accept(app, account, { eventName: 'Seen', customer: { email: 'old.address@example.com' } });
+    await accept(app, account, { eventName: 'Seen', customer: { email: 'new.address@example.com' } });
+    await flowsIdle(app.databaseUrl);
+    const oldId = await customerId(account, { email: 'old.address@example.com' });
+    const newId = await customerId(account, { email: 'new.address@example.com' });
+    const returnsOf = async (id: string) =>
+      gqlOk<{ customer: { id: string; email: string; mergedEmails: string[]; returns: { edges: { node: { id: string } }[] } } }>(
+        app,
+        'query($s: ID!, $id: ID!) { customer(storeId: $s, id: $id) { id email mergedEmails returns { edges { node { id } } } } }',
+        { s: account.storeId, id },
+        account.apiSecret,
+      );
+    expect((await returnsOf(newId)).customer.returns.edges).toEqual([]);
+    await gqlOk(app, 'mutation($s: ID!, $into: ID!, $from: [ID!]!) { mergeCustomers(storeId: $s, into: $into, from: $from) { id } }', { s: account.storeId, into: newId, from: [oldId] }, account.apiSecret);
+    const merged = (await returnsOf(oldId)).customer;
+    expect(merged).toMatchObject({ id: newId, email: 'new.address@example.com', mergedEmails: ['old.address@example.com'] });
+    expect(merged.returns.edges.map((e) => e.node.id)).toEqual([created.body.return?.id ?? created.body.id]);
+    // Erasing the survivor erases the merged profile's addresses too: its order is anonymised.
+    const erasure = await app.request(`/v2.2/stores/${account.storeId}/customers/erasure`, {
+      method: 'POST',
+      token: account.apiSecret,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'new.address@example.com' }),
+    });
+    expect(erasure.status).toBe(202);
+    await eventually(async () => {
+      const [row] = await query<{ n: string }>(app.databaseUrl, 'select count(*) as n from returns."order" where store_id = $1 and customer_email is not null', [account.storeId]);
+      return Number(row!.n) === 0 ? true : undefined;
+    }, 'the merged profile\'s order to be anonymised');
+    const { scan } = await import('./support/privacy.js');
+    expect((await scan(app.databaseUrl, ['old.address@example.com'])).map((h) => `${h.table}.${h.column}`)).toEqual([]);
+    // The merged id stays only where an erasure keeps the erased profiles' ids: its request, and the customer.erased event.
+    const idHits = (await scan(app.databaseUrl, [oldId])).map((h) => `${h.table}.${h.column}${h.table === 'platform.outbox_event' ? ` ${String((h.row as { type?: string }).type)}` : ''}`);
+    expect(idHits.sort()).toEqual(['platform.erasure_request.customer_ids', 'platform.outbox_event.data customer.erased']);
   }, 120_000);
 
   it('erasing a customer erases their consent, its history and merged ids', async () => {

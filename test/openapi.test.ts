@@ -63,7 +63,7 @@ describe('OpenAPI documents', () => {
     const exported = doc.paths['/stores/{storeId}/customers/export'].post;
     expect(exported.security).toEqual([{ apiSecret: ['privacy_read'] }]);
     expect(exported.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerExport' });
-    expect(Object.keys(doc.components.schemas.CustomerExport.properties)).toEqual(['storeId', 'exportedAt', 'identifiers', 'customer', 'events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns']);
+    expect(Object.keys(doc.components.schemas.CustomerExport.properties)).toEqual(['storeId', 'exportedAt', 'identifiers', 'customer', 'consent', 'consentChanges', 'events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns']);
     expect(doc.paths['/stores/{storeId}/data-retention'].get.security).toEqual([{ apiSecret: ['privacy_read'] }]);
     expect(doc.paths['/stores/{storeId}/data-retention'].put.security).toEqual([{ apiSecret: ['privacy_write'] }]);
     expect(problemTypes(doc.paths['/stores/{storeId}/events'].post, '409')).toContain('/problems/customer-erased');

@@ -2297,6 +2297,50 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * Consent
+         * @description A consent of the customer per channel and kind (never_subscribed: nothing recorded).
+         */
+        Consent: {
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** @enum {string} */
+            kind: "marketing" | "transactional";
+            /** @enum {string} */
+            status: "subscribed" | "confirmed" | "unsubscribed" | "never_subscribed";
+            method: ("API" | "IMPORT" | "DASHBOARD" | "UNSUBSCRIBE_LINK" | "ONE_CLICK" | "SMS_KEYWORD" | "MERGE") | null;
+            changedAt: string | null;
+        };
+        /**
+         * ConsentChange
+         * @description A change of a consent, kept as the proof of consent.
+         */
+        ConsentChange: {
+            id: string;
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** @enum {string} */
+            kind: "marketing" | "transactional";
+            /** @enum {string} */
+            status: "subscribed" | "confirmed" | "unsubscribed";
+            previousStatus: ("subscribed" | "confirmed" | "unsubscribed") | null;
+            /** @enum {string} */
+            method: "API" | "IMPORT" | "DASHBOARD" | "UNSUBSCRIBE_LINK" | "ONE_CLICK" | "SMS_KEYWORD" | "MERGE";
+            /** @description `secret:<secret id>`, `admin`, or `customer` (a link, a one-click POST, an SMS reply). */
+            actor: string;
+            address: string | null;
+            detail: string | null;
+            /**
+             * Format: date-time
+             * @description When it took effect.
+             */
+            changedAt: string;
+            /**
+             * Format: date-time
+             * @description When the service recorded it.
+             */
+            recordedAt: string;
+        };
         /** CreatedOrder */
         CreatedOrder: {
             /** @description The service's order id. */
@@ -2511,6 +2555,10 @@ export interface components {
                 phoneNumber: string | null;
             };
             customer: components["schemas"]["Customer"] | null;
+            /** @description Consent per channel and kind (empty without a profile). */
+            consent: components["schemas"]["Consent"][];
+            /** @description Every change of the consent, newest first: who, when, how. */
+            consentChanges: components["schemas"]["ConsentChange"][];
             /** @description Newest first. */
             events: components["schemas"]["CustomEvent"][];
             /** @description Other customers' events whose properties mention the email or phone number. */

@@ -11,7 +11,7 @@ import {
 } from '../../platform/privacy/privacy.schemas.js';
 import type { CustomerIdentifier } from '../../platform/privacy/subject.js';
 import { DateTime, OrNull, Strict, Type } from '../../platform/validation/index.js';
-import { CustomEventDocumentSchema, CustomerDocumentSchema, FlowRunDocumentSchema, MessageDocumentSchema } from '../../subgraphs/events/public.js';
+import { ConsentChangeDocumentSchema, ConsentDocumentSchema, CustomEventDocumentSchema, CustomerDocumentSchema, FlowRunDocumentSchema, MessageDocumentSchema } from '../../subgraphs/events/public.js';
 import { RestOrderSchema, RestReturnSchema } from '../../subgraphs/returns/public.js';
 import { operation } from '../gateway-client.js';
 import type { RouteContext } from '../pipeline/route.js';
@@ -37,11 +37,11 @@ const UPDATE_RETENTION = operation(`
 
 const EXPORT_HEAD = operation(`
   query ExportCustomer($storeId: ID!, $by: CustomerIdentifierInput!) {
-    customerExport(storeId: $storeId, by: $by) { customerId email phoneNumber customer { restJson } }
+    customerExport(storeId: $storeId, by: $by) { customerId email phoneNumber customer { restJson } consentJson }
   }`);
 
 /** The lists of an export in document order, each read a page at a time through its own operation. */
-const EXPORT_PARTS = (['events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns'] as const).map((part) => ({
+const EXPORT_PARTS = (['consentChanges', 'events', 'mentions', 'flowRuns', 'messages', 'orders', 'returns'] as const).map((part) => ({
   part,
   op: operation(`
     query Export_${part}($storeId: ID!, $by: CustomerIdentifierInput!, $after: String) {
@@ -60,6 +60,8 @@ const CustomerExportSchema = Strict(
       { description: "What the export covers: the profile's identifiers, else the one asked for. Orders and returns are matched by the email and phone number." },
     ),
     customer: OrNull(CustomerDocumentSchema),
+    consent: Type.Array(ConsentDocumentSchema, { description: 'Consent per channel and kind (empty without a profile).' }),
+    consentChanges: Type.Array(ConsentChangeDocumentSchema, { description: 'Every change of the consent, newest first: who, when, how.' }),
     events: Type.Array(CustomEventDocumentSchema, { description: 'Newest first.' }),
     mentions: Type.Array(CustomEventDocumentSchema, { description: "Other customers' events whose properties mention the email or phone number." }),
     flowRuns: Type.Array(FlowRunDocumentSchema),
@@ -79,7 +81,7 @@ const byOf = (id: CustomerIdentifier) => ({ id: id.customerId, email: id.email, 
  */
 async function* exportDocument(graphql: RouteContext<unknown, unknown>['graphql'], storeId: string, by: ReturnType<typeof byOf>, head: ExportHead): AsyncIterable<string> {
   const identifiers = { customerId: head.customerId, email: head.email, phoneNumber: head.phoneNumber };
-  yield `{"storeId":${JSON.stringify(storeId)},"exportedAt":${JSON.stringify(new Date().toISOString())},"identifiers":${JSON.stringify(identifiers)},"customer":${head.customer?.restJson ?? 'null'}`;
+  yield `{"storeId":${JSON.stringify(storeId)},"exportedAt":${JSON.stringify(new Date().toISOString())},"identifiers":${JSON.stringify(identifiers)},"customer":${head.customer?.restJson ?? 'null'},"consent":${head.consentJson}`;
   for (const { part, op } of EXPORT_PARTS) {
     yield `,"${part}":[`;
     let after: string | null = null;
@@ -101,6 +103,7 @@ interface ExportHead {
   email: string | null;
   phoneNumber: string | null;
   customer: { restJson: string } | null;
+  consentJson: string;
 }
 
 /**

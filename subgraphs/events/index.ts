@@ -20,12 +20,13 @@ import { Migration20261231000100_event_inbox } from './migrations/Migration20261
 import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
 import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
 import { Migration20261231000500_consent } from './migrations/Migration20261231000500_consent.js';
+import { Migration20261231000600_merged_identifiers } from './migrations/Migration20261231000600_merged_identifiers.js';
 import { ConsentService } from './customers/consent.service.js';
-import { CustomerConsentResolver } from './customers/consent.resolver.js';
+import { ConsentChangeResolver, ConsentExportResolver, CustomerConsentResolver } from './customers/consent.resolver.js';
 import { CustomerMerges } from './customers/customer-merge.service.js';
 import { MessagingSettingsService } from './flows/messaging-settings.service.js';
 import { MessagingSettingsResolver } from './flows/messaging-settings.resolver.js';
-import { messagingEndpoints } from './customers/consent.endpoints.js';
+import { messagingEndpoints } from './customers/consent-endpoints.service.js';
 import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
 import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
 import { CustomerUpserts } from './customers/customer-upsert.service.js';
@@ -107,6 +108,8 @@ const RESOLVERS = [
   CustomerProfileResolver,
   StorefrontEventResolver,
   CustomerConsentResolver,
+  ConsentExportResolver,
+  ConsentChangeResolver,
   MessagingSettingsResolver,
 ] as const;
 
@@ -130,6 +133,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
       { name: 'Migration20261231000500_consent', class: Migration20261231000500_consent },
+      { name: 'Migration20261231000600_merged_identifiers', class: Migration20261231000600_merged_identifiers },
     ],
   },
   async queues(boss) {
@@ -157,6 +161,8 @@ export const eventsSubgraph = defineModule({
       new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
       new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
       new CustomerConsentResolver({ consent, merges, customers, accounts: deps.accounts }),
+      new ConsentExportResolver({ consent }),
+      new ConsentChangeResolver(),
       new MessagingSettingsResolver({ settings, consent, accounts: deps.accounts, publicUrl: deps.config.publicUrl }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),

@@ -12,6 +12,9 @@ import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnConnection } from './return.type.js';
 import { ReturnViews, type ReturnView } from './return.view.js';
 
+/** The export's email and phone number as a lookup of orders takes them. */
+const identifiersOf = (e: { email: string | null; phoneNumber: string | null }) => ({ emails: e.email ? [e.email] : [], phones: e.phoneNumber ? [e.phoneNumber] : [] });
+
 const REQUIRES = '@requires(fields: "storeId email phoneNumber")';
 
 /** `CustomerExport.orders` and `.returns`: this subgraph's part of an access request. */
@@ -37,7 +40,7 @@ export class CustomerExportResolver {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, exported.storeId, 'privacy_read');
     const request = pageRequest(first, after, { list: 'export-orders', export: exported.id }, selects(info, 'totalCount'));
-    return toConnection(await this.orderViews.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
+    return toConnection(await this.orderViews.listForCustomer(exported.storeId, identifiersOf(exported), request));
   }
 
   @Directive(REQUIRES)
@@ -51,6 +54,6 @@ export class CustomerExportResolver {
   ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, exported.storeId, 'privacy_read');
     const request = pageRequest(first, after, { list: 'export-returns', export: exported.id }, selects(info, 'totalCount'));
-    return toConnection(await this.returnViews.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
+    return toConnection(await this.returnViews.listForCustomer(exported.storeId, identifiersOf(exported), request));
   }
 }

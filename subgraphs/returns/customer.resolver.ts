@@ -20,8 +20,8 @@ export class CustomerReturnsResolver {
     this.views = new ReturnViews(deps.reads);
   }
 
-  @Directive('@requires(fields: "storeId email phoneNumber")')
-  @FieldResolver(() => ReturnConnection, { description: "Returns of this customer's orders (matched by email or phone)." })
+  @Directive('@requires(fields: "storeId email phoneNumber mergedEmails mergedPhoneNumbers")')
+  @FieldResolver(() => ReturnConnection, { description: "Returns of this customer's orders (matched by email or phone, those of profiles merged into it included)." })
   async returns(
     @Root() customer: CustomerReference,
     @Arg('first', () => Int, { nullable: true }) first: number | undefined,
@@ -32,6 +32,10 @@ export class CustomerReturnsResolver {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, customer.storeId, 'returns_read');
     const filters = { list: 'customer-returns', customer: filterDigest({ id: customer.id }) };
-    return toConnection(await this.views.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters, selects(info, 'totalCount'))));
+    const identifiers = {
+      emails: [...(customer.email ? [customer.email] : []), ...(customer.mergedEmails ?? [])],
+      phones: [...(customer.phoneNumber ? [customer.phoneNumber] : []), ...(customer.mergedPhoneNumbers ?? [])],
+    };
+    return toConnection(await this.views.listForCustomer(customer.storeId, identifiers, pageRequest(first, after, filters, selects(info, 'totalCount'))));
   }
 }

@@ -21,4 +21,12 @@ export class CustomerReference {
   @Directive('@external')
   @Field(() => String, { nullable: true })
   phoneNumber!: string | null;
+
+  @Directive('@external')
+  @Field(() => [String])
+  mergedEmails!: string[] | null;
+
+  @Directive('@external')
+  @Field(() => [String])
+  mergedPhoneNumbers!: string[] | null;
 }

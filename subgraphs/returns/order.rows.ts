@@ -6,6 +6,13 @@ import type { Page, PageRequest } from '../../platform/api/pagination.js';
 
 /** Orders as stored (camelCase aliases from SQL), their column lists and the reads of whole orders (order.view.ts assembles the views). */
 
+
+/** A customer's identifiers as orders hold them: a profile's email and phone, and those of profiles merged into it. */
+export interface CustomerIdentifiers {
+  emails: string[];
+  phones: string[];
+}
+
 export interface Address {
   line1: string | null;
   line2: string | null;
@@ -110,10 +117,10 @@ export class OrderReads {
     return sql<WholeOrderRow>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
   }
 
-  /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
-  listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<WholeOrderRow>> {
+  /** Orders whose customer has one of these emails (case-insensitive) or phones, newest first (a customer export). */
+  listForCustomer(storeId: string, { emails, phones }: CustomerIdentifiers, page: PageRequest): Promise<Page<WholeOrderRow>> {
     const c = new Conditions();
-    c.and(`o.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = ${c.p(email?.toLowerCase() ?? null)} or o.customer_phone = ${c.p(phone)})`);
+    c.and(`o.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = any(${c.p(emails.map((e) => e.toLowerCase()), 'text[]')}) or o.customer_phone = any(${c.p(phones, 'text[]')}))`);
     return keysetPage<WholeOrderRow>(this.orm.em.fork(), { columns: `${ORDER_COLUMNS}, ${ORDER_LINES}`, from: '"order" o', where: c, sortColumn: 'o.created_at', idColumn: 'o.id', page });
   }
 }

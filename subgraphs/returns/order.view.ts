@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
-import type { Address, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
+import type { Address, CustomerIdentifiers, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
 import { orderTotals } from './order.rules.js';
 
 /** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
@@ -121,7 +121,7 @@ export class OrderViews {
   }
 
   /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
-  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<OrderView>> {
-    return mapPage(await this.reads.listForCustomer(storeId, email, phone, page), wholeOrderView);
+  async listForCustomer(storeId: string, identifiers: CustomerIdentifiers, page: PageRequest): Promise<Page<OrderView>> {
+    return mapPage(await this.reads.listForCustomer(storeId, identifiers, page), wholeOrderView);
   }
 }

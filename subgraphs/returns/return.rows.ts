@@ -2,7 +2,7 @@ import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
 import type { Page, PageRequest } from '../../platform/api/pagination.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
-import { ORDER_COLUMNS, ORDER_LINES, type Address, type OrderLineRow, type OrderRow } from './order.rows.js';
+import { ORDER_COLUMNS, ORDER_LINES, type Address, type CustomerIdentifiers, type OrderLineRow, type OrderRow } from './order.rows.js';
 import { RELEASED_STATUSES } from './return.rules.js';
 import type { ReturnCondition, ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.js';
 
@@ -269,10 +269,10 @@ export class ReturnReads {
     return this.page(c.and(`r.order_id = ${c.p(orderId)}`), page);
   }
 
-  /** Returns of orders whose customer has this email (case-insensitive) or phone. */
-  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<WholeReturnRow>> {
+  /** Returns of orders whose customer has one of these emails (case-insensitive) or phones. */
+  async listForCustomer(storeId: string, { emails, phones }: CustomerIdentifiers, page: PageRequest): Promise<Page<WholeReturnRow>> {
     const c = new Conditions();
-    c.and(`r.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = ${c.p(email?.toLowerCase() ?? null)} or o.customer_phone = ${c.p(phone)})`);
+    c.and(`r.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = any(${c.p(emails.map((e) => e.toLowerCase()), 'text[]')}) or o.customer_phone = any(${c.p(phones, 'text[]')}))`);
     return this.page(c, page);
   }
 

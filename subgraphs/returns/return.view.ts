@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
 import { orderView, type OrderView } from './order.view.js';
+import type { CustomerIdentifiers } from './order.rows.js';
 import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnReads, ReturnRow, ReturnSource, ReturnTagOnReturn, Shipment, WholeReturnRow } from './return.rows.js';
 import { returnTotals } from './return.rules.js';
 import type { ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.js';
@@ -228,7 +229,7 @@ export class ReturnViews {
   }
 
   /** Returns of orders whose customer has this email (case-insensitive) or phone. */
-  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<ReturnView>> {
-    return mapPage(await this.reads.listForCustomer(storeId, email, phone, page), wholeReturnView);
+  async listForCustomer(storeId: string, identifiers: CustomerIdentifiers, page: PageRequest): Promise<Page<ReturnView>> {
+    return mapPage(await this.reads.listForCustomer(storeId, identifiers, page), wholeReturnView);
   }
 }

@@ -11,9 +11,12 @@ import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js'
 import { selects } from '../../../platform/graphql/selection.js';
 import DataLoader from 'dataloader';
 import { consentMatrix, type ConsentChangeRow, type ConsentRow, type ConsentService, type SuppressionRow } from './consent.service.js';
+import { consentChangeDocument, consentDocuments } from './consent.json.js';
+import { CustomerExportType } from './customer-export.type.js';
 import {
   ChannelSuppressionType,
   ConsentChangeConnection,
+  ConsentChangeType,
   ConsentChannelEnum,
   ConsentSource,
   CustomerConsentInput,
@@ -59,6 +62,18 @@ function suppressionLoader(ctx: GraphQLContext, consent: ConsentService) {
     const rows = await consent.suppressions(ids);
     return ids.map((id) => rows.filter((r) => r.customerId === id));
   }));
+}
+
+function mergedIdentifierLoader(ctx: GraphQLContext, customers: CustomerService) {
+  return memoize(ctx, 'events.merged-identifiers', () =>
+    new DataLoader<CustomerRow, { emails: string[]; phones: string[] }, string>(
+      async (rows) => {
+        const found = await customers.mergedIdentifiers(rows);
+        return rows.map((r) => found.get(r.id)!);
+      },
+      { cacheKeyFn: (r) => r.id },
+    ),
+  );
 }
 
 /** Consent for dashboards: the customer-subscriptions operation's twin, single changes, suppressions, merges, and the customer's fields. */
@@ -136,7 +151,7 @@ export class CustomerConsentResolver {
 
   @Mutation(() => CustomerType, {
     description:
-      "Merges duplicate profiles of one person into `into`: events, flow runs, messages, consent (an unsubscribe is never undone), its history and suppressions move to it; orders and returns follow (the returns subgraph relinks them, normally within a second); the merged ids answer as the surviving profile from then on (scope customers_write).",
+      "Merges duplicate profiles of one person into `into`: events, flow runs, messages, consent (an unsubscribe is never undone), its history and suppressions move to it, which takes the email, phone number and names it lacks (orders and returns follow the email and phone number it holds); the merged ids answer as the surviving profile from then on (scope customers_write).",
   })
   async mergeCustomers(
     @Arg('storeId', () => ID) storeId: string,
@@ -168,8 +183,48 @@ export class CustomerConsentResolver {
     return suppressionLoader(ctx, this.deps.consent).load(customer.id);
   }
 
+  @FieldResolver(() => [String], { description: 'Emails of profiles merged into this one that it does not keep (lower case): its orders and returns were placed under them too.' })
+  async mergedEmails(@Root() customer: CustomerRow, @Ctx() ctx: GraphQLContext): Promise<string[]> {
+    return (await mergedIdentifierLoader(ctx, this.deps.customers).load(customer)).emails;
+  }
+
+  @FieldResolver(() => [String], { description: 'Phone numbers of profiles merged into this one that it does not keep.' })
+  async mergedPhoneNumbers(@Root() customer: CustomerRow, @Ctx() ctx: GraphQLContext): Promise<string[]> {
+    return (await mergedIdentifierLoader(ctx, this.deps.customers).load(customer)).phones;
+  }
+
   @FieldResolver(() => [ID], { description: 'Ids of profiles merged into this one: they answer as this profile.' })
   async mergedIds(@Root() customer: CustomerRow): Promise<string[]> {
     return this.deps.customers.mergedInto(customer.id);
+  }
+}
+
+/** Consent in an access request (`customerExport`): the current consent and every change, for the REST export too. */
+@Resolver(() => CustomerExportType)
+export class ConsentExportResolver {
+  constructor(private readonly deps: { consent: ConsentService }) {}
+
+  @FieldResolver(() => String, { description: "The customer's consent per channel and kind as the REST export writes it (JSON text; [] without a profile)." })
+  async consentJson(@Root() exported: CustomerExportType): Promise<string> {
+    return JSON.stringify(exported.customerId ? consentDocuments(await this.deps.consent.current([exported.customerId])) : []);
+  }
+
+  @FieldResolver(() => ConsentChangeConnection, { description: "Every change of the customer's consent, newest first." })
+  async consentChanges(
+    @Root() exported: CustomerExportType,
+    @Arg('first', () => Int, { nullable: true }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<ConsentChangeRow>> {
+    if (!exported.customerId) return toConnection({ items: [], hasNextPage: false, endCursor: null });
+    return toConnection(await this.deps.consent.history(exported.customerId, pageRequest(first, after, { list: 'export-consent', customerId: exported.customerId }, selects(info, 'totalCount'))));
+  }
+}
+
+@Resolver(() => ConsentChangeType)
+export class ConsentChangeResolver {
+  @FieldResolver(() => String, { description: 'The change as the REST export writes it (JSON text).' })
+  restJson(@Root() change: ConsentChangeRow): string {
+    return JSON.stringify(consentChangeDocument(change));
   }
 }

@@ -126,13 +126,21 @@ const CURRENT = new BulkInsert<ConsentWrite>(
 const MESSAGING_LOCK_SPACE = 40_021;
 
 /**
- * Orders a customer's consent changes and the sends to them: a change waits for the batch that is
- * sending to the customer, and a send after a change sees it (no message goes out after an
- * unsubscribe committed); two batches never send to one customer at once (smart sending holds).
+ * Orders a customer's consent changes and the sends to them. Consent writers (and merges) take a
+ * customer's lock exclusively; a flow batch takes it shared, so batches never wait for each other,
+ * but a change waits for the batches sending to the customer, and a send after a change sees it (no
+ * message goes out after an unsubscribe committed). A batch takes it exclusively for customers whose
+ * store has smart sending, so two batches never send them marketing at once. Ids in order: one lock order.
  */
-export async function lockMessagingOf(em: EntityManager, customerIds: readonly string[]): Promise<void> {
+export async function lockMessagingOf(em: EntityManager, customerIds: readonly string[], shared: (customerId: string) => boolean = () => false): Promise<void> {
   const ids = [...new Set(customerIds)].sort();
-  if (ids.length) await sql(em, `select pg_advisory_xact_lock(${MESSAGING_LOCK_SPACE}, hashtext(k)) from unnest($1::text[]) as k`, [ids]);
+  if (!ids.length) return;
+  await sql(
+    em,
+    `select case when s then pg_advisory_xact_lock_shared(${MESSAGING_LOCK_SPACE}, hashtext(k)) else pg_advisory_xact_lock(${MESSAGING_LOCK_SPACE}, hashtext(k)) end
+       from unnest($1::text[], $2::boolean[]) as u(k, s)`,
+    [ids, ids.map(shared)],
+  );
 }
 
 const key = (customerId: string, channel: string, kind: string) => `${customerId}\u0000${channel}\u0000${kind}`;

@@ -42,7 +42,7 @@ export class CustomerConsentType {
 }
 
 @ObjectType('ConsentChange', { description: 'A change of a consent, kept (who, when, how).' })
-class ConsentChangeType {
+export class ConsentChangeType {
   @Field(() => ID)
   id!: string;
 

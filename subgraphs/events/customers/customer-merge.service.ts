@@ -102,9 +102,24 @@ export class CustomerMerges {
       await sql(em, 'delete from customer_channel_suppression where customer_id = any($1)', [fromIds]);
       // Earlier merges into a merged profile now answer as the survivor too.
       await sql(em, 'update customer_merge set into_id = $1 where into_id = any($2)', [survivorId, fromIds]);
-      await sql(em, 'insert into customer_merge (merged_id, store_id, into_id) select unnest($3::text[]), $2, $1', [survivorId, storeId, fromIds]);
+      await sql(
+        em,
+        'insert into customer_merge (merged_id, store_id, into_id, email, phone_number) select m.id, $2, $1, m.email, m.phone from unnest($3::text[], $4::text[], $5::text[]) as m(id, email, phone)',
+        [survivorId, storeId, fromIds, from.map((p) => p.email), from.map((p) => p.phoneNumber)],
+      );
 
       const result = mergedProfile(into, from);
+      // Storefront visitors seen with an email or phone the survivor does not keep now name the survivor's.
+      const lost = (values: (string | null)[], kept: string | null, lower = false) =>
+        [...new Set(values.filter((v): v is string => !!v).map((v) => (lower ? v.toLowerCase() : v)))].filter((v) => v !== (lower ? kept?.toLowerCase() : kept));
+      const lostEmails = lost([into, ...from].map((p) => p.email), result.email, true);
+      const lostPhones = lost([into, ...from].map((p) => p.phoneNumber), result.phoneNumber);
+      if (lostEmails.length) {
+        await sql(em, 'update storefront_identity set email = $3, phone_number = coalesce(phone_number, $4) where store_id = $1 and lower(email) = any($2)', [storeId, lostEmails, result.email, result.phoneNumber]);
+      }
+      if (lostPhones.length) {
+        await sql(em, 'update storefront_identity set phone_number = $3, email = coalesce(email, $4) where store_id = $1 and phone_number = any($2)', [storeId, lostPhones, result.phoneNumber, result.email]);
+      }
       // The merged rows go first: the survivor may take their email or phone (unique per store).
       await sql(em, 'delete from customer where id = any($1)', [fromIds]);
       const [row] = await sql<CustomerRow>(

@@ -75,12 +75,19 @@ export class EventsPrivacy {
   }
 
   private async collect(work: ErasureWork, subject: ErasureSubject): Promise<Partial<ErasureSubject>> {
-    const found = await profiles(this.orm.em.fork(), work.storeId, subject);
+    const em = this.orm.em.fork();
+    const found = await profiles(em, work.storeId, subject);
     const location = (p: ProfileRow) => ['street1', 'street2', 'postalCode'].map((k) => p.location?.[k]).filter((v): v is string => typeof v === 'string');
+    // Profiles merged into these were the same person: their ids, emails and phone numbers are erased too (their orders anonymised).
+    const merged = await sql<{ id: string; email: string | null; phone: string | null }>(
+      em,
+      'select merged_id as id, email, phone_number as phone from customer_merge where into_id = any($1) order by merged_id',
+      [found.map((p) => p.id)],
+    );
     return {
-      customerIds: found.map((p) => p.id),
-      emails: found.flatMap((p) => (p.email ? [p.email] : [])),
-      phones: found.flatMap((p) => (p.phoneNumber ? [p.phoneNumber] : [])),
+      customerIds: [...found.map((p) => p.id), ...merged.map((m) => m.id)],
+      emails: [...found.flatMap((p) => (p.email ? [p.email] : [])), ...merged.flatMap((m) => (m.email ? [m.email] : []))],
+      phones: [...found.flatMap((p) => (p.phoneNumber ? [p.phoneNumber] : [])), ...merged.flatMap((m) => (m.phone ? [m.phone] : []))],
       details: found.flatMap((p) => [p.firstName, p.lastName, ...location(p)].filter((v): v is string => !!v)),
     };
   }

@@ -44,6 +44,25 @@ export class CustomerService {
     return new Map(rows.map(({ asked, ...row }) => [asked, row]));
   }
 
+  /** The emails (lower case) and phone numbers profiles merged into these had, besides each survivor's own: what their orders and returns were placed under. */
+  async mergedIdentifiers(customers: readonly Pick<CustomerRow, 'id' | 'email' | 'phoneNumber'>[]): Promise<Map<string, { emails: string[]; phones: string[] }>> {
+    const rows = customers.length
+      ? await sql<{ intoId: string; email: string | null; phone: string | null }>(
+          this.em(),
+          'select into_id as "intoId", lower(email) as email, phone_number as phone from customer_merge where into_id = any($1) order by merged_at, merged_id',
+          [customers.map((c) => c.id)],
+        )
+      : [];
+    return new Map(
+      customers.map((c) => {
+        const mine = rows.filter((r) => r.intoId === c.id);
+        const emails = [...new Set(mine.flatMap((r) => (r.email && r.email !== c.email?.toLowerCase() ? [r.email] : [])))];
+        const phones = [...new Set(mine.flatMap((r) => (r.phone && r.phone !== c.phoneNumber ? [r.phone] : [])))];
+        return [c.id, { emails, phones }];
+      }),
+    );
+  }
+
   /** The ids of the profiles merged into this one. */
   async mergedInto(customerId: string): Promise<string[]> {
     const rows = await sql<{ id: string }>(this.em(), 'select merged_id as id from customer_merge where into_id = $1 order by merged_at, merged_id', [customerId]);

@@ -202,12 +202,13 @@ export class FlowRunner {
       // A run moves once per batch, whatever copies of its job the batch holds; a stale token does nothing.
       const live = runs.filter((run) => tokens.has(`${run.id} ${run.stepToken}`) && (run.status === 'RUNNING' || run.status === 'WAITING'));
       if (!live.length) return;
-      // The customers' messaging locks (consent writers wait for this batch; the next batch sees their changes),
-      // then what the sends need to know, read after them.
+      // The customers' messaging locks, shared (consent writers wait for this batch; the next batch sees their changes;
+      // exclusive where smart sending counts this batch's sends), then what the sends need to know, read after them.
       const customerIds = [...new Set(live.map((r) => r.customerId))];
-      await lockMessagingOf(tx, customerIds);
-      const permissions = await this.deps.consent.permissions(tx, customerIds);
       const settings = await this.deps.settings.forStores(tx, [...new Set(live.map((r) => r.storeId))]);
+      const exclusive = new Set(live.filter((r) => settings.get(r.storeId)?.smartSendingHours).map((r) => r.customerId));
+      await lockMessagingOf(tx, customerIds, (id) => !exclusive.has(id));
+      const permissions = await this.deps.consent.permissions(tx, customerIds);
       const events = new Map((await this.deps.events.findByIds(live.map((r) => r.eventId))).map((e) => [e.id, e]));
       const customers = new Map((await this.deps.customers.findByIds(customerIds)).map((c) => [c.id, c]));
       const batch = new BatchWrites();
@@ -381,6 +382,8 @@ export class FlowRunner {
       }
       subject = channel === MessageChannel.EMAIL && template.subject ? await this.deps.templates.engine.render(template.subject, scope) : null;
       body = await this.deps.templates.engine.render(template.body, scope);
+      // Marketing SMS say how to opt out (carriers' rules), unless the template already does.
+      if (kind === 'marketing' && channel === MessageChannel.SMS && !/\bSTOP\b/i.test(body)) body = `${body}\n${SMS_OPT_OUT}`;
     } catch (err) {
       if (!(err instanceof TemplateRenderError)) throw err;
       return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `template ${template.id} was stopped: ${err.message}` } };
@@ -427,6 +430,9 @@ export class FlowRunner {
     return this.retryOrFail(path, type, attempt, result.status ? `HTTP ${result.status}` : error, result.retryAfterMs);
   }
 }
+
+/** Appended to a marketing SMS whose text does not mention STOP (Klaviyo does the same). */
+const SMS_OPT_OUT = 'Reply STOP to unsubscribe.';
 
 /** The customer's own time zone (`location.ianaTimeZoneName`), when known and valid. */
 function customerZone(customer: CustomerRow): string | null {
