@@ -27,7 +27,7 @@ import { projectRoot } from '../platform/project-root.js';
 import { LIMITS, measure } from './complexity.js';
 import { ForwardingDataSource, InProcessDataSource } from './data-sources.js';
 
-export function readSupergraph(): string {
+function readSupergraph(): string {
   return readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
 }
 
@@ -41,7 +41,7 @@ export type SubgraphTargets = { kind: 'local'; schemas: Partial<Record<GraphName
  * refused at the gateway, as the client's input error it is, instead of
  * failing inside a subgraph.
  */
-export function implementScalars(schema: GraphQLSchema): void {
+function implementScalars(schema: GraphQLSchema): void {
   for (const [name, implementation] of Object.entries(CUSTOM_SCALARS)) {
     const type = schema.getType(name);
     if (type instanceof GraphQLScalarType) {
@@ -72,7 +72,7 @@ export function createGateway(targets: SubgraphTargets, supergraphSdl = readSupe
  * the other validation errors (HTTP 400) instead of reaching the query planner
  * or the executor, which fail on it.
  */
-export function knownOperationTypes(context: ValidationContext): ASTVisitor {
+function knownOperationTypes(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(node) {
       if (!context.getSchema().getRootType(node.operation)) {
@@ -183,7 +183,7 @@ function isPublic(extensions: Record<string, unknown> | undefined): boolean {
 }
 
 /** Masks every error that is not meant for the client (errorLogPlugin logged it, with the request id). */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error?: unknown): GraphQLFormattedError {
+function formatGraphQLError(formatted: GraphQLFormattedError, error?: unknown): GraphQLFormattedError {
   if (isPublic(formatted.extensions)) {
     // Subgraph bookkeeping (serviceName) says nothing useful to a client.
     const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};

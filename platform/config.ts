@@ -46,6 +46,8 @@ export interface Config {
   webhookAllowedHosts: string[];
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /** A subscription whose deliveries have all failed this long (hours; fractions allowed) is disabled and the store told. */
+  webhookDisableAfterHours: number;
   /** Flows: email through SMTP when set (e.g. smtp://user:pass@host:587), sent from smtpFrom; else recorded. */
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -156,6 +158,8 @@ export function loadConfig(env: Env = environment()): Config {
   if (retry.some((n) => !Number.isFinite(n) || n < 0)) {
     throw new StartupError('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of seconds');
   }
+  const disableAfter = env.WEBHOOK_DISABLE_AFTER_HOURS ? Number(env.WEBHOOK_DISABLE_AFTER_HOURS) : 120;
+  if (!Number.isFinite(disableAfter) || disableAfter <= 0) throw new StartupError('WEBHOOK_DISABLE_AFTER_HOURS must be a positive number of hours (a fraction such as 0.5 is allowed)');
   const subgraphPorts = {
     returns: int(env, 'RETURNS_SUBGRAPH_PORT', 4001, 1),
     inventory: int(env, 'INVENTORY_SUBGRAPH_PORT', 4002, 1),
@@ -189,6 +193,7 @@ export function loadConfig(env: Env = environment()): Config {
     webhookAllowedHosts: list(env, 'WEBHOOK_ALLOWED_HOSTS', ''),
     webhookRetrySchedule: retry,
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    webhookDisableAfterHours: disableAfter,
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'no-reply@localhost',
     smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,

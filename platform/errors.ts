@@ -21,7 +21,7 @@ export type ErrorType =
   | 'unavailable'
   | 'unexpected';
 
-export const HTTP_STATUS: Record<ErrorType, number> = {
+const HTTP_STATUS: Record<ErrorType, number> = {
   invalid_data: 400,
   unauthorized: 401,
   not_allowed: 403,
@@ -37,7 +37,7 @@ export const HTTP_STATUS: Record<ErrorType, number> = {
 };
 
 /** GraphQL `extensions.code` for each type (Apollo's conventional names where one exists). */
-export const GRAPHQL_CODE: Record<ErrorType, string> = {
+const GRAPHQL_CODE: Record<ErrorType, string> = {
   invalid_data: 'BAD_USER_INPUT',
   unauthorized: 'UNAUTHENTICATED',
   not_allowed: 'FORBIDDEN',

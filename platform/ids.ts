@@ -36,7 +36,7 @@ function randomChunk(): Buffer {
 }
 
 /** Public ids carry a prefix naming their kind (`ret_...`, `acc_...`), so a misplaced id is obvious. */
-export const ID_PREFIX = {
+const ID_PREFIX = {
   account: 'acc',
   store: 'sto',
   secret: 'sec',
@@ -71,8 +71,4 @@ export type IdKind = keyof typeof ID_PREFIX;
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${ulid()}`;
-}
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIX[kind]}_`);
 }

@@ -25,7 +25,7 @@ export type GraphName = SubgraphName | typeof PLATFORM_GRAPH;
 export type StopWorkers = () => Promise<void>;
 
 /** A page of a store's subjects of one kind as their current REST documents, in id order (webhook backfills). */
-export type SubjectPages = (storeId: string, afterId: string | null, limit: number) => Promise<{ subjectId: string; data: unknown }[]>;
+type SubjectPages = (storeId: string, afterId: string | null, limit: number) => Promise<{ subjectId: string; data: unknown }[]>;
 
 /**
  * What modules give each other, gathered by the runtime from the modules a process runs before any
@@ -60,7 +60,7 @@ export interface ModuleDeps {
 }
 
 /** A module's part of one graph: its resolver classes, and their instances made from its services. */
-export interface GraphPart<S> {
+interface GraphPart<S> {
   graph: GraphName;
   resolvers: FederatedSchemaOptions['resolvers'];
   orphanedTypes?: FederatedSchemaOptions['orphanedTypes'];

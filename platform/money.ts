@@ -19,20 +19,7 @@ export function currencyDigits(currency: string): number {
   return digits;
 }
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
-export function isCurrency(code: unknown): code is string {
-  return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
-}
-
 /** A money value rounded half-up to the currency's minor unit, as a decimal string. */
 export function money(amount: Decimal.Value, currency: string): Money {
   return { amount: new Decimal(amount).toDecimalPlaces(currencyDigits(currency), Decimal.ROUND_HALF_UP).toFixed(currencyDigits(currency)), currency };
-}
-
-const DECIMAL_RE = /^-?\d{1,14}(\.\d{1,6})?$/;
-
-/** A decimal given as a string ("12.34"); numbers are refused so no binary float ever enters. */
-export function isDecimalString(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL_RE.test(value);
 }

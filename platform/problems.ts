@@ -46,6 +46,8 @@ export const PROBLEMS = {
     'A line of the order has units in returns, and the update drops the line or lowers its quantity below those units. Keep the line with at least that quantity, or reject or reset the returns first.',
   ],
   'webhook-not-found': ['Webhook subscription not found', 'No webhook subscription with this id is visible to these credentials: it does not exist, was deleted, or belongs to another account.'],
+  'webhook-message-not-found': ['Webhook message not found', 'The subscription has no message with this id (the `messageId` of its deliveries log): it never had it, or it is past its retention.'],
+  'webhook-secret-not-rotatable': ['This subscription cannot rotate its secret', 'A Loop subscription (made through `/api/v1/webhooks`) is signed with one secret (`X-Loop-Signature`): create a new subscription instead.'],
   'return-not-found': ['Return not found', 'No return with this id is visible to these credentials.'],
   'quantity-not-returnable': [
     'Quantity not returnable',

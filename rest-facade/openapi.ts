@@ -15,7 +15,7 @@ import type { DocumentedTable } from './pipeline/routing.js';
 
 export type JsonObject = Record<string, unknown>;
 
-export interface ParameterSpec {
+interface ParameterSpec {
   name: string;
   in: 'query' | 'header';
   description: string;
@@ -52,7 +52,7 @@ export interface ApiDescription {
 }
 
 /** Outgoing requests: one POST per kind of delivery, all signed and answered the same way. */
-export interface WebhooksDescription {
+interface WebhooksDescription {
   tag?: string;
   /** Said of every delivery (how it is signed, ordered, retried). */
   description: string;

@@ -10,15 +10,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 const config = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8'));
 
-/** The newest modification time under a path: the sources the build reads, and its configuration. */
-function newest(path) {
+/** What tsc reads from an included folder: TypeScript sources (no JSON is imported, allowJs is off). */
+const SOURCE = /\.[mc]?tsx?$/;
+
+/**
+ * The newest modification time under a path: the sources the build reads, and its configuration. In
+ * a folder only the TypeScript files count (`npm run compose` rewriting `schema/*.graphql` is no
+ * reason to build), and the folder itself (a file removed or renamed changes it).
+ */
+function newest(path, inFolder = false) {
   const info = statSync(path, { throwIfNoEntry: false });
   if (!info) return 0;
-  if (!info.isDirectory()) return info.mtimeMs;
-  let latest = info.mtimeMs; // a file removed or renamed changes its folder
+  if (!info.isDirectory()) return !inFolder || SOURCE.test(path) ? info.mtimeMs : 0;
+  let latest = info.mtimeMs;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    latest = Math.max(latest, newest(join(path, entry.name)));
+    latest = Math.max(latest, newest(join(path, entry.name), true));
   }
   return latest;
 }

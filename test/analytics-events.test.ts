@@ -4,6 +4,7 @@ import { bucketLabel, inWindow, type WindowArg } from './support/analytics.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { drained, postEvent } from './support/events.js';
+import { eventually } from './support/eventually.js';
 import { randomFrom } from './support/random.js';
 
 /**
@@ -180,6 +181,52 @@ describe('eventStats', () => {
     check('Viewed Product', window, await stats('Viewed Product', window));
     const [leftover] = await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from events.event_stat where events <= 0');
     expect(leftover!.n).toBe(0);
+  });
+
+  it('reads whole local days from the day rollup once built in the store\'s zone, with the same answers; rebuilds it when the zone changes', { timeout: 60_000 }, async () => {
+    const setZone = async (timeZone: string) => {
+      const res = await app.graphql(`mutation($s: ID!, $z: String) { updateStore(storeId: $s, input: {timeZone: $z}) { storeId } }`, { s: acme.storeId, z: timeZone }, acme.apiSecret);
+      expect(res.errors).toBeUndefined();
+    };
+    const pin = async () => (await query<{ zone: string; ready: boolean }>(app.databaseUrl, 'select time_zone as zone, ready from events.event_stat_day_zone where store_id = $1', [acme.storeId]))[0];
+    const windows = (timeZone: string): WindowArg[] => [
+      { from: '2026-03-26T10:05:00Z', until: '2026-04-02T17:45:00Z', timeZone },
+      { from: '2026-03-01T00:00:00Z', until: '2026-12-01T00:00:00Z', interval: 'WEEK', timeZone },
+      { from: '2026-01-15T08:00:00Z', until: '2026-12-31T00:00:00Z', interval: 'MONTH', timeZone },
+    ];
+    const checkAll = async (timeZone: string) => {
+      for (const window of windows(timeZone)) for (const name of ['Viewed Product', 'Placed Order']) check(name, window, await stats(name, window));
+    };
+
+    await setZone('Europe/Berlin');
+    // The first daily question in the store's zone queues the build and is answered from the hourly rollup.
+    await checkAll('Europe/Berlin');
+    await eventually(async () => ((await pin())?.ready && (await pin())?.zone === 'Europe/Berlin' ? true : undefined), 'the day rollup in Berlin');
+    const [rows] = await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from events.event_stat_day where store_id = $1', [acme.storeId]);
+    expect(rows!.n).toBeGreaterThan(0);
+    await checkAll('Europe/Berlin');
+
+    // Kept by the triggers: new events, deletions and moves to another customer.
+    await postEvent(app, acme, { events: [{ eventName: 'Viewed Product', eventTimestamp: '2026-03-29T21:30:00Z', customer: { email: 'late@example.com' } }] }, { path: '/bulk' });
+    await drained(app.databaseUrl);
+    await query(app.databaseUrl, `delete from events.custom_event where id in (select id from events.custom_event where store_id = $1 and event_name = 'Placed Order' order by id limit 10)`, [acme.storeId]);
+    await query(
+      app.databaseUrl,
+      `update events.custom_event set customer_id = (select max(customer_id) from events.custom_event where store_id = $1)
+        where id in (select id from events.custom_event where store_id = $1 and event_name = 'Placed Order' order by id desc limit 10)`,
+      [acme.storeId],
+    );
+    await readBack();
+    await checkAll('Europe/Berlin');
+    const [leftover] = await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from events.event_stat_day where events <= 0');
+    expect(leftover!.n).toBe(0);
+
+    // Another zone: answered from the hourly rollup until the days are counted again there.
+    await setZone('America/New_York');
+    await checkAll('America/New_York');
+    await eventually(async () => ((await pin())?.zone === 'America/New_York' && (await pin())?.ready ? true : undefined), 'the day rollup in New York');
+    await checkAll('America/New_York');
+    await checkAll('Europe/Berlin');
   });
 
   it('lists the store\'s event names', async () => {

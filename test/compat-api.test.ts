@@ -92,7 +92,9 @@ describe('routes', () => {
 
   it('authenticates before it routes, as Loop does: a path it does not serve is 401 without a key, 403 with one (decisions 17)', async () => {
     const FORBIDDEN = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
-    for (const [method, path] of [['GET', '/api/v1/destinations'], ['POST', '/api/v1/webhooks'], ['GET', '/api/2026-07/warehouse'], ['GET', '/api/v1/warehouse/return/nope'], ['GET', '/api/v1']] as const) {
+    // Loop's webhook API is served now (decisions 20): without a key it is still 401 first.
+    expect((await compat(app, undefined, 'POST', '/api/v1/webhooks')).status).toBe(401);
+    for (const [method, path] of [['GET', '/api/v1/destinations'], ['POST', '/api/v1/webhooks/12/logs'], ['GET', '/api/2026-07/warehouse'], ['GET', '/api/v1/warehouse/return/nope'], ['GET', '/api/v1']] as const) {
       const unsigned = await compat(app, undefined, method, path);
       expect(unsigned.status, path).toBe(401);
       expect(unsigned.text, path).toBe(JSON.stringify(UNAUTHORIZED));

@@ -56,7 +56,7 @@ export async function adjust(
   return (await gql<{ adjustInventory: ItemResult }>(app, ADJUST, { storeId, input })).adjustInventory;
 }
 
-export const SHIPMENT_FIELDS = `id storeId shipmentId status location { id name } estimatedArrivalDate actualArrivalDate
+const SHIPMENT_FIELDS = `id storeId shipmentId status location { id name } estimatedArrivalDate actualArrivalDate
   freightCost { amount currency } dutyCost { amount currency }
   items { id product { id sku } quantity receivedQuantity damagedQuantity missingQuantity } skuCount itemCount receivedCount updatedAt`;
 

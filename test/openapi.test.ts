@@ -75,7 +75,9 @@ describe('OpenAPI documents', () => {
     const doc = JSON.parse(committed('api-v1.json'));
     expect(doc.servers).toEqual([{ url: '/api/v1' }]);
     expect(doc.components.securitySchemes.compatKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Authorization' });
-    expect(Object.keys(doc.paths)).toHaveLength(10); // the ten endpoints of the contract
+    // The ten warehouse endpoints of the contract, and Loop's webhook API (decisions 20): /webhooks, /webhooks/{id}.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/warehouse/'))).toHaveLength(10);
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/warehouse/')).sort()).toEqual(['/webhooks', '/webhooks/{id}']);
     const list = doc.paths['/warehouse/return/list'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['from', 'to', 'filter', 'state', 'paginate', 'pageSize', 'cursor']));
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '429']));

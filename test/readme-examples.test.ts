@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,19 @@ export function readmeScript(readme: string): string {
   const section = SECTION.exec(readme)?.[1];
   if (!section) throw new Error('README has no "Using it" section before "Configuration"');
   return [...section.matchAll(SH_BLOCK)].map((m) => m[1]).join('\n');
+}
+
+/**
+ * The script's commands from its xtrace (`+<epoch seconds> <command>`, one `+` more per level of
+ * nesting), each with the time until the next one started: a command substitution's inner commands
+ * are traced before the assignment they feed. Empty without bash 5's EPOCHREALTIME.
+ */
+function stepTimes(trace: string): { ms: number; step: string }[] {
+  const lines = trace.split('\n').flatMap((line) => {
+    const m = /^(\++)(\d+\.\d+) (.*)$/.exec(line);
+    return m ? [{ at: Number(m[2]), step: `${m[1]} ${m[3]!.slice(0, 160)}` }] : [];
+  });
+  return lines.map((l, i) => ({ ms: Math.round(((lines[i + 1]?.at ?? l.at) - l.at) * 1000), step: l.step }));
 }
 
 describe('README examples', () => {
@@ -63,16 +76,24 @@ describe('README examples', () => {
     script = script.replace(exportLine, filled);
     expect(script.match(/\b[a-z]{2,4}_\.\.\./g) ?? [], 'placeholders left for the reader to fill').toEqual([]);
 
+    const trace = join(dataDir, 'steps.trace');
     const prelude = [
       'set -eo pipefail',
-      // Errors shown on purpose use -i (status line printed); every other call must succeed.
+      // Errors shown on purpose use -i (status line printed); every other call must succeed, within 30 s.
       // Each answer on its own line, so the checks below can find them.
-      'curl() { if [[ " $* " == *" -i "* ]]; then command curl "$@" && echo; else command curl --fail-with-body "$@" && echo; fi; }',
+      'curl() { if [[ " $* " == *" -i "* ]]; then command curl --max-time 30 "$@" && echo; else command curl --max-time 30 --fail-with-body "$@" && echo; fi; }',
+      // When each step started (bash 5), apart from the output: a failure shows where the script was and what took long.
+      `exec 9>'${trace}'; BASH_XTRACEFD=9; PS4='+\${EPOCHREALTIME:-} '; set -x`,
     ].join('\n');
-    // About 20 s on a quiet two-core machine (each admin command starts in about a second from the built
-    // checkout); the bound leaves room for a loaded one, inside the test's own.
+    // Measured on a two-core machine shared with other test runs (load 8-10): 14-16 s, of which the six admin
+    // commands take about 8 s (npm's start, the stale-build check, about a second of CLI each), the requests
+    // about 2 s and waiting for the restock job about 1 s. Every request is bounded (curl --max-time 30) and
+    // so is the whole script, at about fifteen times that, inside the test's own bound.
     const out = await run('bash', ['-c', `${prelude}\n${script}`], { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined, LOG_LEVEL: 'warn' }, projectRoot(), 240_000);
-    expect(out.code, `${out.stderr}\n--- stdout ---\n${out.stdout.slice(-3000)}\n--- service log ---\n${service.output().slice(-4000)}`).toBe(0);
+    const steps = stepTimes(existsSync(trace) ? readFileSync(trace, 'utf8') : '');
+    const slowest = [...steps].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    const where = `last step started: ${steps.at(-1)?.step ?? '(none)'}\nslowest steps: ${slowest.map((s) => `${s.ms} ms ${s.step}`).join('\n  ')}`;
+    expect(out.code, `${where}\n--- stderr ---\n${out.stderr.slice(-3000)}\n--- stdout ---\n${out.stdout.slice(-3000)}\n--- service log ---\n${service.output().slice(-4000)}`).toBe(0);
     // GraphQL reports errors in a 200 body (Loop's refusals are {"errors":{...}}, an object: expected there).
     expect(out.stdout).not.toContain('"errors":[');
     expect(out.stdout).toContain('HTTP/1.1 401');

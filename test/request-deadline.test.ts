@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from './support/app.js';
+import { seedReturn } from './support/compat.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
 import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
@@ -88,5 +89,32 @@ describe('no request without an answer', () => {
     // of them share the queue pool's two connections here, and some wait past DB_ACQUIRE_TIMEOUT_MS).
     const failures = logs.filter((l) => (l.level as number) >= 50 && l.msg !== 'queue error');
     expect(failures, JSON.stringify(failures)).toEqual([]);
+  });
+
+  it("answers a Loop-compatible request at its deadline in Loop's format", { timeout: 60_000 }, async () => {
+    const seeded = await seedReturn(app, acme);
+    const blocker = new pg.Client({ connectionString: app.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select 1 from returns.return where id = $1 for update', [seeded.id]);
+      // The note waits on the return's lock past REQUEST_TIMEOUT_MS.
+      // Plain fetch: the compatibility API's document does not declare Retry-After on its 503s (the contract check would refuse it).
+      const res = await fetch(`${app.baseUrl}/api/v1/warehouse/return/${seeded.numericId}/note`, {
+        method: 'POST',
+        headers: { 'x-authorization': acme.compatKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'late' }),
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(text).toBe('{"message":"Service Unavailable"}');
+      const late = logs.filter((l) => l.msg === 'request deadline passed: answered 503' && l.path === `/api/v1/warehouse/return/${seeded.numericId}/note`);
+      expect(late).toHaveLength(1);
+    } finally {
+      await blocker.query('commit').catch(() => undefined);
+      await blocker.end();
+    }
   });
 });

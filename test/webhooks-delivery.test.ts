@@ -75,6 +75,7 @@ describe('webhook delivery', () => {
     expect(log[0]).toEqual({
       id: expect.stringMatching(/^dlv_/),
       webhookId: s.id,
+      messageId: expect.stringMatching(/^msg_/),
       eventId: expect.stringMatching(/^evt_/),
       type: 'updated',
       subjectId: id,

@@ -6,6 +6,9 @@ import { Deliverer, sweep } from './delivery.service.js';
 import { Migration20261210000100_webhooks } from './migrations/Migration20261210000100_webhooks.js';
 import { Migration20261227000000_message_trace } from './migrations/Migration20261227000000_message_trace.js';
 import { Migration20261230000000_subscription_deleted } from './migrations/Migration20261230000000_subscription_deleted.js';
+import { Migration20270105000000_endpoint_health } from './migrations/Migration20270105000000_endpoint_health.js';
+import { mailSenderOf } from '../platform/mail.js';
+import { emailDisabledNotice } from './webhook-health.service.js';
 import { backfill } from './webhook-backfill.job.js';
 import { replay } from './webhook-replay.job.js';
 import { FanOut, WEBHOOKS_CONSUMER } from './webhook.consumer.js';
@@ -39,6 +42,7 @@ export const webhooksModule = defineModule({
       { name: 'Migration20261210000100_webhooks', class: Migration20261210000100_webhooks },
       { name: 'Migration20261227000000_message_trace', class: Migration20261227000000_message_trace },
       { name: 'Migration20261230000000_subscription_deleted', class: Migration20261230000000_subscription_deleted },
+      { name: 'Migration20270105000000_endpoint_health', class: Migration20270105000000_endpoint_health },
     ],
   },
   async queues(boss) {
@@ -57,7 +61,8 @@ export const webhooksModule = defineModule({
   },
   async workers({ deps }) {
     const { orm, boss, accounts, config, logger } = deps;
-    const deliverer = new Deliverer(orm, deps.secrets, config, logger.child({ part: 'webhooks' }));
+    const webhookLogger = logger.child({ part: 'webhooks' });
+    const deliverer = new Deliverer(orm, deps.secrets, config, webhookLogger, emailDisabledNotice(accounts, mailSenderOf(config), webhookLogger));
     const fanOut = new FanOut(accounts);
     const stopFanOut = await startOutboxConsumer({
       declaration: WEBHOOKS_CONSUMER,
@@ -66,7 +71,7 @@ export const webhooksModule = defineModule({
       logger,
       apply: (em, events) => fanOut.apply(em, events),
       // Only the events of stores with a subscription to their topic (a topic is its types' prefix) are read in full.
-      wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topic = split_part(o.type, '.', 1) and s.deleted_at is null)`,
+      wanted: `exists (select 1 from subscription s where s.store_id = o.store_id and s.topics @> array[split_part(o.type, '.', 1)] and s.deleted_at is null)`,
       onConsumed: () => deliverer.poke(),
       idleMs: 20,
     });

@@ -4,7 +4,7 @@ import type { AccountsService } from '../platform/accounts/accounts.service.js';
 import type { HeavyReads } from '../platform/db/replica.js';
 import { authorizeStoreAccess } from '../platform/graphql/authorize.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
-import { webhookStats } from './webhook-stats.rows.js';
+import { loadWebhookStats } from './webhook-stats.view.js';
 import { WebhookStatsType } from './webhook-stats.type.js';
 
 /** The webhook delivery health of a store, for dashboards (scope `webhooks_read`), in the platform subgraph. */
@@ -15,6 +15,6 @@ export class WebhookStatsResolver {
   @Query(() => WebhookStatsType, { description: "Deliveries of the store's webhooks in a window: succeeded, failed, pending and latency, per bucket and per subscription." })
   async webhookStats(@Arg('storeId', () => ID) storeId: string, @Arg('window', () => TimeWindowInput) window: TimeWindowInput, @Ctx() ctx: GraphQLContext): Promise<WebhookStatsType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'webhooks_read');
-    return webhookStats(this.deps.reads, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window));
+    return loadWebhookStats(this.deps.reads, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window));
   }
 }

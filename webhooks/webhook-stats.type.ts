@@ -25,7 +25,7 @@ export class WebhookMeasuresType {
   latencyP95Ms!: number | null;
 }
 
-export const WebhookBucketType = BucketType(WebhookMeasuresType, 'WebhookBucket');
+const WebhookBucketType = BucketType(WebhookMeasuresType, 'WebhookBucket');
 
 @ObjectType('WebhookSubscriptionStats')
 export class WebhookSubscriptionStatsType {
@@ -37,6 +37,21 @@ export class WebhookSubscriptionStatsType {
 
   @Field(() => String)
   url!: string;
+
+  @Field(() => String, { description: '`active` or `disabled`.' })
+  status!: string;
+
+  @Field(() => String, { nullable: true })
+  disabledReason!: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'The first failed attempt since the last success; null while deliveries succeed.' })
+  failingSince!: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'The error of the last failed attempt.' })
+  lastError!: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Succeeded attempts over all finished attempts of the last 24 hours (0..1), whatever the window; null without any.' })
+  successRate24h!: number | null;
 
   @Field(() => WebhookMeasuresType)
   measures!: WebhookMeasuresType;

@@ -5,7 +5,9 @@ import { newId } from '../platform/ids.js';
 import { outboxConsumer } from '../platform/jobs/outbox-consumers.js';
 import type { OutboxEvent } from '../platform/jobs/outbox.js';
 import type { Traced } from '../platform/observability/tracing.js';
-import { payload, route, WEBHOOK_CONTRACTS } from './webhook.json.js';
+import { labelOf, loopBody, recordOf, returnTriggers } from './loop-webhook.json.js';
+import { eventTypeName, payload, route, WEBHOOK_CONTRACTS } from './webhook.json.js';
+import type { LoopTopic, LoopTrigger } from './webhook.service.js';
 
 /** `trace`: its event's, which its deliveries continue (replays and backfills have none). */
 export interface NewMessage extends Traced {
@@ -64,7 +66,11 @@ export async function enqueueMessages(em: EntityManager, messages: readonly NewM
 interface SubscriptionMatch {
   id: string;
   store_id: string;
-  topic: string;
+  topics: string[];
+  event_types: string[] | null;
+  kind: 'redo' | 'loop';
+  loop_topic: LoopTopic | null;
+  loop_trigger: LoopTrigger | null;
   created_at: Date;
 }
 
@@ -103,32 +109,102 @@ export class FanOut {
     if (!pairs.length) return;
     const subscriptions = await sql<SubscriptionMatch>(
       em,
-      `select s.id, s.store_id, s.topic, s.created_at from subscription s
-         join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topic = p.topic
+      `select distinct on (s.id) s.id, s.store_id, s.topics, s.event_types, s.kind, s.loop_topic, s.loop_trigger, s.created_at from subscription s
+         join unnest($1::text[], $2::text[]) as p(store_id, topic) on s.store_id = p.store_id and s.topics @> array[p.topic]
         where s.deleted_at is null`,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
     if (!subscriptions.length) return;
     const byKey = new Map<string, SubscriptionMatch[]>();
     for (const s of subscriptions) {
-      const key = `${s.store_id}\u0000${s.topic}`;
-      byKey.set(key, [...(byKey.get(key) ?? []), s]);
+      for (const t of s.topics) {
+        const key = `${s.store_id}\u0000${t}`;
+        byKey.set(key, [...(byKey.get(key) ?? []), s]);
+      }
     }
-    const storeIds = [...new Set(subscriptions.filter((s) => s.topic === 'return').map((s) => s.store_id))];
+    const storeIds = [...new Set(subscriptions.filter((s) => s.topics.includes('return')).map((s) => s.store_id))];
     const stores = await this.storeNames(storeIds);
+    const labels = await this.labels(em, routed, subscriptions);
     const messages: NewMessage[] = [];
     for (const { event, routed: r } of routed) {
       const matches = byKey.get(`${event.storeId}\u0000${r!.topic}`);
       if (!matches) continue;
       const occurred = Date.parse(event.occurredAt);
       let body: string | undefined;
+      const typeName = eventTypeName(r!.topic, r!.type);
       for (const s of matches) {
         // A subscription gets the changes committed after it was created.
         if (s.created_at.getTime() > occurred) continue;
+        const base = { subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, sequence: event.sequence, trace: event.trace };
+        if (s.kind === 'loop') {
+          const loop = this.loopMessage(event, s, labels);
+          if (loop) messages.push({ ...base, ...loop });
+          continue;
+        }
+        if (s.event_types && !s.event_types.includes(typeName)) continue;
         body ??= payload(r!.topic, r!.type, event.occurredAt, event.data, stores.get(event.storeId)?.name ?? '');
-        messages.push({ subscriptionId: s.id, eventId: event.id, lane: r!.lane, subjectId: r!.subjectId, type: r!.type, body, sequence: event.sequence, trace: event.trace });
+        messages.push({ ...base, type: r!.type, body });
       }
     }
+    await labels.save();
     await enqueueMessages(em, messages);
   }
+
+  /** A Loop subscription's message for a return event, when the event fires its trigger. */
+  private loopMessage(event: OutboxEvent, s: SubscriptionMatch, labels: LabelState): { type: string; body: string } | null {
+    const record = event.subjectType === 'return' ? recordOf(event) : null;
+    if (!record) return null;
+    const trigger = s.loop_trigger!;
+    let fired: boolean;
+    if (trigger === 'label.created' || trigger === 'label.updated') {
+      const label = labelOf(record);
+      const previous = labels.get(s.id, record.id);
+      if (label === null || label === previous) return null;
+      labels.set(s.id, record.id, label);
+      fired = (previous === undefined ? 'label.created' : 'label.updated') === trigger;
+    } else {
+      fired = returnTriggers(event, record).includes(trigger);
+    }
+    return fired ? { type: trigger, body: loopBody(record, event.occurredAt, s.loop_topic!, trigger) } : null;
+  }
+
+  /** The labels Loop label subscriptions last heard of, for the returns of this batch; `save` stores what changed. */
+  private async labels(em: EntityManager, routed: { event: OutboxEvent }[], subscriptions: SubscriptionMatch[]): Promise<LabelState> {
+    const watching = subscriptions.filter((s) => s.kind === 'loop' && s.loop_trigger?.startsWith('label.'));
+    const known = new Map<string, string>();
+    const changed = new Map<string, [string, string, string]>();
+    const key = (sub: string, ret: string) => `${sub}\u0000${ret}`;
+    if (watching.length) {
+      const returns = [...new Set(routed.filter((x) => x.event.subjectType === 'return').map((x) => x.event.subjectId))];
+      const rows = await sql<{ subscription_id: string; return_id: string; label: string }>(
+        em,
+        'select subscription_id, return_id, label from loop_label where subscription_id = any($1) and return_id = any($2)',
+        [watching.map((s) => s.id), returns],
+      );
+      for (const r of rows) known.set(key(r.subscription_id, r.return_id), r.label);
+    }
+    return {
+      get: (sub, ret) => known.get(key(sub, ret)),
+      set(sub, ret, label) {
+        known.set(key(sub, ret), label);
+        changed.set(key(sub, ret), [sub, ret, label]);
+      },
+      async save() {
+        if (!changed.size) return;
+        const rows = [...changed.values()].sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
+        await sql(
+          em,
+          `insert into loop_label (subscription_id, return_id, label) select * from unnest($1::text[], $2::text[], $3::text[])
+           on conflict (subscription_id, return_id) do update set label = excluded.label`,
+          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
+        );
+      },
+    };
+  }
+}
+
+interface LabelState {
+  get(subscriptionId: string, returnId: string): string | undefined;
+  set(subscriptionId: string, returnId: string, label: string): void;
+  save(): Promise<void>;
 }

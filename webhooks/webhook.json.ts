@@ -1,11 +1,11 @@
 import type { TObject, TProperties } from '@sinclair/typebox';
 import { isEventOf, type DataOf, type OutboxContract, type OutboxEvent } from '../platform/jobs/outbox.js';
 import { CustomerErased } from '../platform/privacy/privacy.events.js';
-import { DateTime, OneOf, Strict, Type, type Static, type TSchema } from '../platform/validation/index.js';
+import { DateTime, OneOf, OrNull, Strict, Type, type Static, type TSchema } from '../platform/validation/index.js';
 import { CustomEventCreated } from '../subgraphs/events/public.js';
 import { InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from '../subgraphs/inventory/public.js';
 import { ReturnCreated, ReturnUpdated } from '../subgraphs/returns/public.js';
-import { WEBHOOK_TOPICS, type WebhookTopic } from './webhook.schemas.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TOPICS, type WebhookEventType, type WebhookTopic } from './webhook.schemas.js';
 
 /** What a topic's subscribers receive. */
 interface Topic {
@@ -19,11 +19,24 @@ interface Topic {
   summaries: Readonly<Record<string, string>>;
 }
 
+/** The disabled subscription a `webhook.disabled` delivery tells of. */
+const DisabledWebhook = Strict({
+  id: Type.String(),
+  url: Type.String(),
+  topics: Type.Array(Type.String()),
+  kind: Type.String({ description: '`redo`, or `loop` (made through the compatibility API).' }),
+  disabledReason: Type.String(),
+  disabledAt: DateTime(),
+  failingSince: OrNull(DateTime()),
+  lastError: OrNull(Type.String()),
+});
+export type DisabledWebhookDocument = Static<typeof DisabledWebhook>;
+
 /** `created` of `return.created`. */
 const typeOf = (event: { type: string }) => event.type.slice(event.type.indexOf('.') + 1);
 
-function topic<P extends TProperties>(contracts: readonly OutboxContract[], backfill: boolean, documents: P, summaries: Record<string, string>) {
-  const types = [...contracts.map(typeOf), ...(backfill ? ['backfill'] : [])];
+function topic<P extends TProperties>(contracts: readonly OutboxContract[], backfill: boolean, documents: P, summaries: Record<string, string>, extraTypes: readonly string[] = []) {
+  const types = [...contracts.map(typeOf), ...(backfill ? ['backfill'] : []), ...extraTypes];
   const at = DateTime({ description: 'When the change committed (for a backfill, when it was sent).' });
   return { contracts, types, summaries, body: Strict({ type: OneOf(types), at, ...documents }) };
 }
@@ -54,7 +67,18 @@ const TOPICS = {
   custom_event: topic([CustomEventCreated], false, CustomEventCreated.schema.properties, { created: 'A custom event was processed' }),
   // One per erasure, once it completed; it carries ids and counts, never an identifier's value.
   customer: topic([CustomerErased], false, CustomerErased.schema.properties, { erased: 'A customer was erased (a data subject request): erase your copies of them' }),
+  // The service about the store's own webhooks: no outbox contract, sent by the deliverer.
+  operational: topic(
+    [],
+    false,
+    { webhook: DisabledWebhook },
+    { 'webhook.disabled': 'A subscription of the store was disabled (nothing but failures for the disable window, or a 410): fix its receiver, then re-enable it with PUT' },
+    ['webhook.disabled'],
+  ),
 } satisfies Record<WebhookTopic, Topic>;
+
+/** The full name of a topic's delivery type (`return.created`); the operational topic's types are named already. */
+export const eventTypeName = (topicName: WebhookTopic, type: string): string => (type.includes('.') ? type : `${topicName}.${type}`);
 
 type Body<T extends WebhookTopic> = Static<(typeof TOPICS)[T]['body']>;
 
@@ -112,12 +136,15 @@ export function payload(topic: WebhookTopic, type: string, at: string, data: unk
       const d = data as DataOf<typeof CustomerErased>;
       return JSON.stringify({ type, at, erasure: d.erasure } satisfies Body<'customer'>);
     }
+    case 'operational':
+      return JSON.stringify({ type, at, webhook: data as DisabledWebhookDocument } satisfies Body<'operational'>);
   }
 }
 
 /** One kind of request a subscriber receives, named `<topic>.<type>` (`return.created`), with its JSON body (its `type` fixed). */
 export interface WebhookDelivery {
   name: string;
+  topic: WebhookTopic;
   summary: string;
   body: TSchema;
 }
@@ -129,7 +156,23 @@ export function webhookDeliveries(): WebhookDelivery[] {
     return types.map((type) => {
       const summary = summaries[type];
       if (!summary) throw new Error(`the ${name} topic's ${type} deliveries have no summary`);
-      return { name: `${name}.${type}`, summary, body: Strict({ ...body.properties, type: Type.Literal(type) }) };
+      return { name: eventTypeName(name, type), topic: name, summary, body: Strict({ ...body.properties, type: Type.Literal(type) }) };
     });
   });
+}
+
+/** The event type catalog (`GET /v2.2/webhook-event-types`): every delivery type with its topic, a description and its body's JSON Schema. */
+export function eventTypeCatalog(schemaOf: (body: TSchema) => unknown): { type: WebhookEventType; topic: WebhookTopic; description: string; schema: unknown }[] {
+  return webhookDeliveries().map((d) => ({ type: d.name as WebhookEventType, topic: d.topic, description: d.summary, schema: schemaOf(d.body) }));
+}
+
+/** The delivery types of a topic, by their full names. */
+export function eventTypesOf(topicName: WebhookTopic): string[] {
+  return TOPICS[topicName].types.map((t) => eventTypeName(topicName, t));
+}
+
+// The catalog and the schemas' list of event types are one list.
+{
+  const names = webhookDeliveries().map((d) => d.name);
+  if (names.join() !== [...WEBHOOK_EVENT_TYPES].join()) throw new Error(`WEBHOOK_EVENT_TYPES (${WEBHOOK_EVENT_TYPES.join()}) differs from the topics' delivery types (${names.join()})`);
 }

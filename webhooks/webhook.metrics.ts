@@ -11,6 +11,10 @@ const lag = metrics.gauge(
   ['subscription'],
 );
 
+/** Subscriptions disabled by the deliverer, by why: `failing` (nothing but failures for the disable window) or `gone` (a 410). */
+export const webhookSubscriptionsDisabled = metrics.counter('webhook_subscriptions_disabled_total', 'Webhook subscriptions the service disabled, by reason (failing: nothing but failures for WEBHOOK_DISABLE_AFTER_HOURS; gone: a 410).', ['reason']);
+const disabledNow = metrics.gauge('webhook_disabled_subscriptions', 'Webhook subscriptions disabled now (not deleted): their events wait for a PUT.');
+
 interface LagRow {
   subscription: string;
   queued: number;
@@ -31,6 +35,8 @@ export function registerWebhookMetrics(orm: Orm): () => void {
         where m.state = 'queued' and s.disabled_at is null and s.deleted_at is null
         group by m.subscription_id order by oldest desc limit ${REPORTED}`,
     );
+    const [disabled] = await sql<{ n: number }>(orm.em.fork(), 'select count(*)::int as n from subscription where disabled_at is not null and deleted_at is null');
+    disabledNow.set(disabled!.n);
     queued.reset();
     lag.reset();
     for (const row of rows) {

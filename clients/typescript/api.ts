@@ -275,6 +275,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every webhook event type, with its topic, a description and the JSON Schema of its body
+         * @description A subscription takes `topics` and optionally `eventTypes` among these. The schemas are the same as the `webhooks` section of this document.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stores/{storeId}/webhooks": {
         parameters: {
             query?: never;
@@ -286,7 +306,7 @@ export interface paths {
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Subscribe a callback URL to a topic (or update the subscription with the same externalId)
+         * Subscribe a callback URL to topics (or update the subscription with the same externalId)
          * @description The callback must be https (hosts allowed by configuration excepted) and may not point at a loopback, private, link-local, multicast or unspecified address. The 201 answer alone carries `signingSecret`, the key of the `webhook-signature` header. With `backfill: true`, one `backfill` event per existing subject follows.
          */
         post: operations["createWebhook"];
@@ -305,7 +325,7 @@ export interface paths {
         };
         /** One webhook subscription */
         get: operations["getWebhook"];
-        /** Replace the callback; re-enables a subscription that a 410 disabled */
+        /** Replace the callback (and topics, event types, rate); re-enables a disabled subscription */
         put: operations["updateWebhook"];
         post?: never;
         /** Delete a subscription (its owed events and its log go with it) */
@@ -329,6 +349,66 @@ export interface paths {
          * @description Replayed events are new messages (new `webhook-id`s) queued after what is owed now. Events are kept 30 days.
          */
         post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again only the messages given up since a time
+         * @description The messages whose retries were exhausted (or that were discarded while the subscription stayed disabled) since `since`, each once, as new messages (new `webhook-id`s) queued after what is owed now, in their original order per subject. A message whose copy is still owed or was delivered is not sent again.
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/messages/{messageId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one message again
+         * @description A copy of the message (its `messageId` in the deliveries log), with a new `webhook-id`, after what its subject owes now.
+         */
+        post: operations["resendWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret, the previous one signing beside it for an overlap
+         * @description During the overlap (`overlapSeconds`, a day by default) every delivery carries two signatures in `webhook-signature`, space separated: the new secret's first, then the previous one's. A receiver verifying with either secret accepts it, so switching secrets never fails a verification.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,6 +1534,109 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription of the store was disabled (nothing but failures for the disable window, or a 410): fix its receiver, then re-enable it with PUT
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "webhook.disabled";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        webhook: {
+                            id: string;
+                            url: string;
+                            topics: string[];
+                            /** @description `redo`, or `loop` (made through the compatibility API). */
+                            kind: string;
+                            disabledReason: string;
+                            /** Format: date-time */
+                            disabledAt: string;
+                            failingSince: string | null;
+                            lastError: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1510,13 +1693,33 @@ export interface components {
                     };
                 } | null;
             };
-            /** @enum {string} */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
-            /** @constant */
-            kind: "redo";
+            /**
+             * @description Its first topic (all of them: `topics`).
+             * @enum {string}
+             */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
+            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+            /**
+             * @description `loop`: made through the compatibility API (`/api/v1/webhooks`): Loop's deliveries.
+             * @enum {string}
+             */
+            kind: "redo" | "loop";
+            loop: {
+                topic: string;
+                trigger: string;
+            } | null;
             externalId: string | null;
-            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description True once disabled (a 410, nothing but failures for `WEBHOOK_DISABLE_AFTER_HOURS`, or deactivated); a PUT re-enables it. */
             disabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            failingSince: string | null;
+            lastError: string | null;
+            successRate24h: number | null;
+            maxDeliveriesPerSecond: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1541,11 +1744,18 @@ export interface components {
                         };
                     } | null;
                 };
-                /** @enum {string} */
-                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
+                /**
+                 * @description One topic (or `topics`).
+                 * @enum {string}
+                 */
+                topic?: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+                /** @description One or more topics (instead of `topic`). */
+                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
+                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+                maxDeliveriesPerSecond?: number | null;
                 /** @description Your own id for the subscription: creating again with the same one updates it (200). */
                 externalId?: string | null;
-                /** @description Also send one `backfill` event per existing subject of the topic. */
+                /** @description Also send one `backfill` event per existing subject of its topics (of the backfill types it chose). */
                 backfill?: boolean;
             };
         };
@@ -2219,6 +2429,19 @@ export interface components {
                 detail: string;
             }[];
         };
+        /** RecoveredMessages */
+        RecoveredMessages: {
+            /** @description How many messages were queued again. */
+            recovered: number;
+        };
+        /** RecoverWebhook */
+        RecoverWebhook: {
+            /**
+             * Format: date-time
+             * @description Send again the messages given up (retries exhausted, or discarded while disabled) since this time.
+             */
+            since: string;
+        };
         /** ReplayWebhook */
         ReplayWebhook: {
             /**
@@ -2406,6 +2629,17 @@ export interface components {
             returns: components["schemas"]["Return"][];
             orders: components["schemas"]["Order"][];
         };
+        /** RotatedWebhookSecret */
+        RotatedWebhookSecret: {
+            /** @description The new `whsec_` secret; shown only here. */
+            signingSecret: string;
+            previousSecretExpiresAt: string | null;
+        };
+        /** RotateWebhookSecret */
+        RotateWebhookSecret: {
+            /** @description How long the previous secret keeps signing beside the new one (default 86400: a day; 0: not at all). */
+            overlapSeconds?: number;
+        };
         /** Shipment */
         Shipment: {
             carrier?: string;
@@ -2425,7 +2659,10 @@ export interface components {
             estimatedDeliveryDate?: string;
             deliveredAt?: string;
         };
-        /** UpdateWebhook */
+        /**
+         * UpdateWebhook
+         * @description Topics, event types and the rate are kept unless given.
+         */
         UpdateWebhook: {
             webhook: {
                 callback: {
@@ -2440,6 +2677,10 @@ export interface components {
                 };
                 /** @description Your own id for the subscription: creating again with the same one updates it (200). */
                 externalId?: string | null;
+                /** @description One or more topics (instead of `topic`). */
+                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
+                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+                maxDeliveriesPerSecond?: number | null;
             };
         };
         /** Webhook */
@@ -2454,13 +2695,33 @@ export interface components {
                     };
                 } | null;
             };
-            /** @enum {string} */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer";
-            /** @constant */
-            kind: "redo";
+            /**
+             * @description Its first topic (all of them: `topics`).
+             * @enum {string}
+             */
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
+            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+            /**
+             * @description `loop`: made through the compatibility API (`/api/v1/webhooks`): Loop's deliveries.
+             * @enum {string}
+             */
+            kind: "redo" | "loop";
+            loop: {
+                topic: string;
+                trigger: string;
+            } | null;
             externalId: string | null;
-            /** @description True after the receiver answered 410; a PUT re-enables it. */
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description True once disabled (a 410, nothing but failures for `WEBHOOK_DISABLE_AFTER_HOURS`, or deactivated); a PUT re-enables it. */
             disabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            failingSince: string | null;
+            lastError: string | null;
+            successRate24h: number | null;
+            maxDeliveriesPerSecond: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2470,8 +2731,10 @@ export interface components {
         WebhookDelivery: {
             id: string;
             webhookId: string;
+            /** @description The message (its `webhook-id`): resend it with `POST /webhooks/{webhookId}/messages/{messageId}/resend`. */
+            messageId: string;
             eventId: string;
-            /** @description `created`, `updated` or `backfill`. */
+            /** @description `created`, `updated`, `backfill` (the body's `type`), or a Loop trigger. */
             type: string;
             subjectId: string;
             attempt: number;
@@ -2486,6 +2749,18 @@ export interface components {
         /** WebhookDeliveryList */
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** WebhookEventTypeList */
+        WebhookEventTypeList: {
+            eventTypes: {
+                /** @enum {string} */
+                type: "return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled";
+                /** @enum {string} */
+                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+                description: string;
+                /** @description The JSON Schema of its body (the same as the OpenAPI `webhooks` entry). */
+                schema: unknown;
+            }[];
         };
         /** WebhookList */
         WebhookList: {
@@ -5986,6 +6261,130 @@ export interface operations {
             };
         };
     };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTypeList"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -7003,6 +7402,594 @@ export interface operations {
                         type?: "/problems/webhook-not-found";
                         /** @constant */
                         status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhook"];
+            };
+        };
+        responses: {
+            /** @description Queued: how many. */
+            202: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredMessages"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found; Webhook message not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found" | "/problems/webhook-message-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription id (`whk_...`). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description The new secret, shown only here. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Webhook subscription not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description This subscription cannot rotate its secret */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/webhook-secret-not-rotatable";
+                        /** @constant */
+                        status?: 409;
                     };
                 };
             };

@@ -1,76 +1,12 @@
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireAdmin, storeNotFound } from '../api/auth.js';
 import { AppError, invalid } from '../errors.js';
 import { storeVisible } from '../graphql/authorize.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { isTimeZone } from '../validation/rules.js';
+import { CreateAccountInput, UpdateStoreInput } from './account.input.js';
+import { AccountContact, AccountSummary, CreateAccountPayload, StoreSummary } from './account.type.js';
 import type { AccountsService } from './accounts.service.js';
-
-@InputType()
-export class CreateAccountInput {
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => String, { nullable: true, description: 'Name of the first store; defaults to the account name.' })
-  storeName?: string;
-}
-
-@ObjectType()
-export class CreateAccountPayload {
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => ID)
-  storeId!: string;
-
-  @Field(() => String, { description: 'Shown once; only its hash is kept.' })
-  apiSecret!: string;
-
-  @Field(() => String, { description: 'Compatibility API key for the store; shown once.' })
-  compatKey!: string;
-}
-
-@ObjectType({ description: 'An account (administration).' })
-export class AccountSummary {
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => Date)
-  createdAt!: Date;
-
-  @Field(() => Int)
-  storeCount!: number;
-}
-
-@ObjectType({ description: 'A store of an account, with its id for the REST and GraphQL calls that take one.' })
-export class StoreSummary {
-  @Field(() => ID)
-  storeId!: string;
-
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => String, { nullable: true, description: 'IANA time zone where analytics buckets start when a query names none; null: UTC.' })
-  timeZone!: string | null;
-
-  @Field(() => Date)
-  createdAt!: Date;
-}
-
-@InputType()
-export class UpdateStoreInput {
-  @Field(() => String, { nullable: true })
-  name?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'An IANA time zone name (e.g. Europe/Berlin); null clears it (UTC).' })
-  timeZone?: string | null;
-}
 
 /** Account administration for the admin token (in the platform subgraph, server/platform-subgraph.ts). */
 @Resolver()
@@ -81,6 +17,19 @@ export class AccountResolver {
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() ctx: GraphQLContext): Promise<CreateAccountPayload> {
     requireAdmin(ctx.auth);
     return this.accounts.createAccount(input);
+  }
+
+  @Mutation(() => AccountContact, { description: "Sets (or, with null, clears) the account's contact email, told when a webhook subscription of the account is disabled. The admin token, or an API secret of the account." })
+  async setAccountContact(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('contactEmail', () => String, { nullable: true }) contactEmail: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AccountContact> {
+    const principal = ctx.auth;
+    if (principal.kind !== 'admin' && !(principal.kind === 'account' && principal.accountId === accountId)) {
+      throw new AppError('not_found', 'account-not-found', `Account ${accountId} was not found.`);
+    }
+    return this.accounts.setContact(accountId, contactEmail ?? null);
   }
 
   @Mutation(() => StoreSummary, { description: "Renames a store or sets its time zone. The admin token, or an API secret of the store's account." })

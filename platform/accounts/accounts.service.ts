@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { AppError, invalid } from '../errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { isEmail } from '../validation/rules.js';
 import { newId } from '../ids.js';
 import { isScope, SCOPES, type Principal, type Scope } from '../api/auth.js';
 import { sql, type Orm } from '../db/orm.js';
@@ -52,6 +53,12 @@ function requireName(value: string | undefined, field: string): string {
   return name;
 }
 
+function requireContact(value: string, field: string): string {
+  const email = value.trim();
+  if (email.length > 254 || !isEmail(email)) throw invalid('validation-failed', `${field} must be an email address.`, [{ pointer: `/${field}`, detail: 'must be an email address' }]);
+  return email;
+}
+
 function parseScopes(scopes: readonly string[] | undefined): Scope[] {
   if (!scopes || scopes.length === 0) return [...SCOPES];
   const unknown = scopes.filter((s) => !isScope(s));
@@ -84,17 +91,32 @@ export class AccountsService {
     return this.orm.em.fork();
   }
 
-  async createAccount(input: { name: string; storeName?: string }): Promise<CreatedAccount> {
+  async createAccount(input: { name: string; storeName?: string; contactEmail?: string | null }): Promise<CreatedAccount> {
     const name = requireName(input.name, 'name');
     const storeName = input.storeName === undefined ? name : requireName(input.storeName, 'storeName');
+    const contact = input.contactEmail == null ? null : requireContact(input.contactEmail, 'contactEmail');
     return this.em().transactional(async (em) => {
       const accountId = newId('account');
-      await sql(em, 'insert into account (id, name) values ($1, $2)', [accountId, name]);
+      await sql(em, 'insert into account (id, name, contact_email) values ($1, $2, $3)', [accountId, name, contact]);
       const { storeId } = await this.insertStore(em, accountId, storeName);
       const secret = await this.insertSecret(em, accountId, [...SCOPES]);
       const { compatKey } = await this.insertCompatKey(em, storeId);
       return { accountId, storeId, apiSecret: secret.apiSecret, compatKey };
     });
+  }
+
+  /** Sets (or, with null, clears) the address told when one of the account's webhook subscriptions is disabled; 404 for an unknown account. */
+  async setContact(accountId: string, email: string | null): Promise<{ accountId: string; contactEmail: string | null }> {
+    const contact = email === null ? null : requireContact(email, 'contactEmail');
+    const [row] = await sql<{ id: string }>(this.em(), 'update account set contact_email = $2 where id = $1 returning id', [accountId, contact]);
+    if (!row) throw notFound('account-not-found', `Account ${accountId} was not found.`);
+    return { accountId, contactEmail: contact };
+  }
+
+  /** The account's contact address, or null without one. */
+  async contactOf(accountId: string): Promise<string | null> {
+    const [row] = await sql<{ contact_email: string | null }>(this.em(), 'select contact_email from account where id = $1', [accountId]);
+    return row?.contact_email ?? null;
   }
 
   async createStore(accountId: string, name: string): Promise<{ storeId: string }> {

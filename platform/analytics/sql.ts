@@ -1,6 +1,6 @@
 import type { Conditions } from '../db/keyset.js';
 import { Decimal, money, type Money } from '../money.js';
-import type { Window } from './time-window.input.js';
+import type { Window } from './time-window.js';
 import { ROLLUP_SLOT_MS, splitBySlots, type Range } from './time-window.js';
 
 /**

@@ -3,7 +3,7 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import { invalid } from '../errors.js';
 import { memoize, type GraphQLContext } from '../graphql/context.js';
 import { isTimeZone } from '../validation/rules.js';
-import { bucketStarts, MAX_BUCKETS, TooManyBuckets, type Interval } from './time-window.js';
+import { bucketStarts, MAX_BUCKETS, TooManyBuckets, type Window } from './time-window.js';
 
 export enum TimeInterval {
   HOUR = 'HOUR',
@@ -27,17 +27,6 @@ export class TimeWindowInput {
 
   @Field(() => String, { nullable: true, description: "An IANA time zone; default: the store's time zone, else UTC." })
   timeZone?: string | null;
-}
-
-/** A checked window: its buckets' starts (the first is `from`) and the zone they were cut in. */
-export interface Window {
-  from: number;
-  until: number;
-  interval: Interval;
-  timeZone: string;
-  starts: number[];
-  /** Every bucket start, then `until`. */
-  edges: number[];
 }
 
 /** Checks a window and cuts it into buckets; `BAD_USER_INPUT` names the part at fault. */

@@ -5,8 +5,18 @@
  * Pure: Intl alone knows the zones, so the database never needs its own zone rules.
  */
 
-export const TIME_INTERVALS = ['HOUR', 'DAY', 'WEEK', 'MONTH'] as const;
-export type Interval = (typeof TIME_INTERVALS)[number];
+export type Interval = 'HOUR' | 'DAY' | 'WEEK' | 'MONTH';
+
+/** A checked window: its buckets' starts (the first is `from`) and the zone they were cut in. */
+export interface Window {
+  from: number;
+  until: number;
+  interval: Interval;
+  timeZone: string;
+  starts: number[];
+  /** Every bucket start, then `until`. */
+  edges: number[];
+}
 
 /** More buckets than this is a request for rows, not a chart. */
 export const MAX_BUCKETS = 1000;
@@ -61,7 +71,7 @@ export function wallAt(t: number, zone: string): Wall {
 }
 
 /** A wall-clock time as if it were UTC, in ms (comparable, and differences are durations). */
-export function wallMs(w: Wall): number {
+function wallMs(w: Wall): number {
   const d = new Date(0);
   // setUTCFullYear, not Date.UTC: the latter maps years 0-99 to 1900-1999.
   d.setUTCFullYear(w.year, w.month - 1, w.day);
@@ -70,7 +80,7 @@ export function wallMs(w: Wall): number {
 }
 
 /** The zone's offset from UTC at instant `t`, in ms. */
-export function offsetAt(t: number, zone: string): number {
+function offsetAt(t: number, zone: string): number {
   const whole = Math.floor(t / 1000) * 1000;
   return wallMs(wallAt(whole, zone)) - whole;
 }

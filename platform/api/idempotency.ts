@@ -19,7 +19,7 @@ import { AppError, invalid } from '../errors.js';
  * (store_id, key, request_hash, result_id, claimed_at, expires_at)` with the
  * primary key (store_id, key), written in the transaction of its own writes.
  */
-export const IDEMPOTENCY_KEY_MAX = 255;
+const IDEMPOTENCY_KEY_MAX = 255;
 const TTL = "interval '24 hours'";
 
 /** Canonical JSON (keys sorted) so the same body hashes the same whatever its key order. */
@@ -35,7 +35,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function requestHash(body: unknown): string {
+function requestHash(body: unknown): string {
   return createHash('sha256').update(canonical(body)).digest('hex');
 }
 

@@ -3,7 +3,7 @@ import { invalid } from '../errors.js';
 
 export const PAGE_SIZE = { min: 1, max: 500, default: 20 } as const;
 
-export interface PageSizeLimits {
+interface PageSizeLimits {
   min: number;
   max: number;
   default: number;

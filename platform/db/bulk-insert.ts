@@ -11,7 +11,7 @@ export interface RowColumn<Row> {
 }
 
 /** A column given the same SQL in every row (`now()`, a literal): no parameter. */
-export interface SqlColumn {
+interface SqlColumn {
   name: string;
   sql: string;
 }

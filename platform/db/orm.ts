@@ -77,8 +77,11 @@ export async function createOrm(url: string, module: DbModule, poolSize: number,
 /**
  * Applies the module's pending migrations. Several processes (split mode) may
  * start at once, so the run holds a PostgreSQL advisory lock named after the module.
+ * When every migration is recorded as applied already (a database in use), one read
+ * says so and nothing else runs: no connection of its own, no lock, no migrator.
  */
 export async function migrate(url: string, orm: Orm, module: DbModule): Promise<void> {
+  if (await migrated(orm, module)) return;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -92,6 +95,21 @@ export async function migrate(url: string, orm: Orm, module: DbModule): Promise<
   } finally {
     await client.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${module.schema}`]).catch(() => {});
     await client.end();
+  }
+}
+
+/**
+ * Whether the module's migrations table lists every one of its migrations. A migration's name is
+ * recorded in the transaction that applies it, so a name seen is a migration done. Anything else
+ * (no schema or table yet: a new database) says no, and the full run decides.
+ */
+async function migrated(orm: Orm, module: DbModule): Promise<boolean> {
+  try {
+    const rows = await sql<{ name: string }>(orm.em.fork(), `select name from "${module.schema}".mikro_orm_migrations`);
+    const applied = new Set(rows.map((r) => r.name));
+    return module.migrations.every((m) => applied.has(m.name));
+  } catch {
+    return false;
   }
 }
 
@@ -112,20 +130,4 @@ export async function sql<T = Record<string, unknown>>(em: EntityManager, text: 
 /** PostgreSQL refused a number its column cannot hold (SQLSTATE 22003): an integer total would overflow. */
 export function isOutOfRange(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '22003';
-}
-
-/**
- * Runs `work` (a whole transaction, or one autocommit statement) again when PostgreSQL aborted it
- * to break a deadlock (SQLSTATE 40P01): the other side of the cycle has gone on meanwhile, so the
- * second run goes through. For work whose lock order cannot match every other writer's (a delete
- * cascading into rows that workers lock before they reference the parent).
- */
-export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= attempts || (err as { code?: unknown } | null)?.code !== '40P01') throw err;
-    }
-  }
 }

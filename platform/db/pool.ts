@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { waitingOn } from '../observability/waits.js';
+import { settlesWithin } from '../timeouts.js';
 
 /**
  * What every connection a process opens shares: its name in `pg_stat_activity`, how long opening
@@ -20,7 +21,7 @@ export function connectionConfig(url: string, name: string, timeouts: DatabaseTi
 }
 
 /** The SQLSTATE PostgreSQL answers a write on a read-only node with (read_only_sql_transaction). */
-export const READ_ONLY_SQLSTATE = '25006';
+const READ_ONLY_SQLSTATE = '25006';
 
 /**
  * Refuses a connection that reached a standby. Behind a proxy in front of a cluster, a connection
@@ -30,7 +31,7 @@ export const READ_ONLY_SQLSTATE = '25006';
  * is closed at once and fails like an unreachable database (the request answers 503, the pool
  * opens another on the next use). One round trip per new connection.
  */
-export async function requirePrimary(client: pg.ClientBase): Promise<void> {
+async function requirePrimary(client: pg.ClientBase): Promise<void> {
   const { rows } = await client.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
   if (rows[0]?.standby) throw Object.assign(new Error('connected to a read-only standby, not the primary'), { code: READ_ONLY_SQLSTATE });
 }
@@ -185,12 +186,6 @@ export class HealingPostgresDialect extends PostgresDialect {
 }
 
 /** Whether the pool gives out a connection that answers, within `ms` (readiness). */
-export async function poolServes(pool: pg.Pool, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([pool.query('select 1').then(() => true, () => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function poolServes(pool: pg.Pool, ms: number): Promise<boolean> {
+  return settlesWithin(pool.query('select 1'), ms).catch(() => false);
 }

@@ -8,7 +8,7 @@ import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
 
 /** Federation 2 directives the subgraphs may use. Composition and gateway 2.14 accept up to v2.14. */
-export const FEDERATION_LINK =
+const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,7 +7,7 @@ import { JSONScalar } from '../graphql/scalars.js';
 import type { PgBoss } from './queue.js';
 
 @ObjectType('DeadLetter', { description: 'A job that exhausted its retries (or could never be processed), kept with its last error.' })
-export class DeadLetterType {
+class DeadLetterType {
   @Field(() => ID, { description: 'The job id in the dead-letter queue (what retryDeadLetters takes).' })
   id!: string;
 
@@ -25,7 +25,7 @@ export class DeadLetterType {
 }
 
 @ObjectType('DeadLetterCount')
-export class DeadLetterCountType {
+class DeadLetterCountType {
   @Field(() => String)
   queue!: string;
 

@@ -17,7 +17,7 @@ export interface EachAloneOptions {
  * its batch-mates back: the ones that apply are completed, the others failed (retried by their
  * queue's policy) or dead-lettered. Results for a `perJobResults` worker.
  */
-export async function applyEachAlone<J extends BatchJob>(jobs: readonly J[], apply: (batch: J[]) => Promise<unknown>, logger: Logger, options: EachAloneOptions): Promise<JobResult[]> {
+async function applyEachAlone<J extends BatchJob>(jobs: readonly J[], apply: (batch: J[]) => Promise<unknown>, logger: Logger, options: EachAloneOptions): Promise<JobResult[]> {
   const results: JobResult[] = [];
   for (const job of jobs) {
     try {

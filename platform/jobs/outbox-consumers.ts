@@ -114,7 +114,7 @@ const ADVANCE = `update platform.outbox_consumer set snapshot = $2::pg_snapshot,
   from (select set_config('synchronous_commit', case when $6::boolean then 'on' else 'off' end, true)) durability where name = $1`;
 
 /** What a consumer does with the events it reads, in the transaction that advances its position. */
-export type ApplyEvents = (em: EntityManager, events: OutboxEvent[]) => Promise<void>;
+type ApplyEvents = (em: EntityManager, events: OutboxEvent[]) => Promise<void>;
 
 export interface OutboxConsumerOptions {
   declaration: OutboxConsumerDeclaration;

@@ -57,7 +57,7 @@ class Metrics {
 export const metrics = new Metrics();
 
 /** Seconds, from a millisecond to a minute: request and operation latencies. */
-export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export const httpRequestDuration = metrics.histogram(
   'http_request_duration_seconds',

@@ -3,8 +3,31 @@ import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { forbiddenAddressKind, guardedLookup, hostOf, isAllowedHost, RefusedAddressError } from './address-guard.js';
 import { currentTrace } from '../observability/tracing.js';
-import { signatureHeaders } from './signature.js';
-import type { OutboundMessage, OutboundResult } from './index.js';
+import { loopSignatureHeaders, signatureHeaders } from './signature.js';
+
+export interface OutboundMessage {
+  url: string;
+  /** the JSON body, already serialised: the signature covers these exact bytes */
+  body: string;
+  /** Standard Webhooks message id (`webhook-id`), the same on every retry */
+  messageId: string;
+  /** `whsec_<base64>` (several during a rotation's overlap: one signature each); when set, `webhook-signature` is added */
+  signingSecret?: string | readonly string[];
+  /** `loop`: signed as Loop signs (`X-Loop-Signature` with the one secret) instead of Standard Webhooks' `webhook-signature` */
+  signatureStyle?: 'standard' | 'loop';
+  /** e.g. { authorization: 'Bearer ...' } */
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  allowedHosts: readonly string[];
+}
+
+export interface OutboundResult {
+  outcome: 'succeeded' | 'failed' | 'refused'; // refused: SSRF guard at connect time
+  status?: number;
+  durationMs: number;
+  error?: string;
+  retryAfterMs?: number; // from Retry-After on 429/503
+}
 
 // Keep-alive pools: a subscriber receiving a stream of events is reached over the same few
 // connections instead of a TCP (and TLS) handshake per delivery. Guarded agents resolve names
@@ -75,7 +98,10 @@ export function deliver(message: OutboundMessage): Promise<OutboundResult> {
     // The receiver can join the trace of the delivery (and of the request that caused it).
     ...currentTrace(),
   };
-  if (message.signingSecret) {
+  if (message.signingSecret && message.signatureStyle === 'loop') {
+    const [secret] = typeof message.signingSecret === 'string' ? [message.signingSecret] : message.signingSecret;
+    Object.assign(headers, loopSignatureHeaders(secret!, message.body), { 'webhook-id': message.messageId, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) });
+  } else if (message.signingSecret) {
     Object.assign(headers, signatureHeaders(message.signingSecret, message.messageId, Math.floor(Date.now() / 1000), message.body));
   } else {
     headers['webhook-id'] = message.messageId;

@@ -34,7 +34,7 @@ export function retentionScopes(policy: RetentionPolicy, kind: keyof RetentionDa
 }
 
 /** How long one of an erasure's scans of a whole store may run: far beyond the pools' statement timeout, still bounded. */
-export const STORE_SCAN_TIMEOUT_MS = 15 * 60_000;
+const STORE_SCAN_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * Reads what an erasure looks for across a whole store (the rows that mention the person): a plain

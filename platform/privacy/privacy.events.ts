@@ -1,5 +1,5 @@
 import { outboxContract } from '../jobs/outbox.js';
-import { Strict, type Static } from '../validation/index.js';
+import { Strict } from '../validation/index.js';
 import { ErasureDocumentSchema } from './privacy.schemas.js';
 
 /**
@@ -7,8 +7,7 @@ import { ErasureDocumentSchema } from './privacy.schemas.js';
  * copies: the erasure as its status document shows it (the erased customer ids and the counts),
  * never an identifier's value.
  */
-export const CustomerErasedDataSchema = Strict({ erasure: ErasureDocumentSchema });
-export type CustomerErasedData = Static<typeof CustomerErasedDataSchema>;
+const CustomerErasedDataSchema = Strict({ erasure: ErasureDocumentSchema });
 
 export const CustomerErased = outboxContract('customer.erased', 'erasure', 1, CustomerErasedDataSchema);
 

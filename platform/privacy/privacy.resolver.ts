@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { hasScope, requireAdmin, scopeForbidden } from '../api/auth.js';
 import { invalid } from '../errors.js';
@@ -6,92 +6,11 @@ import { authorizeStoreAccess, visible } from '../graphql/authorize.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { PgBoss } from '../jobs/queue.js';
 import type { ErasureRequests } from './erasure.service.js';
-import type { ErasureAction, RetentionDays, SuppressionMode } from './participants.js';
-import { CustomerIdentifierInput, identifierOf } from './privacy.input.js';
-import type { ErasureDocument, ErasureStatus } from './privacy.schemas.js';
+import type { RetentionDays, SuppressionMode } from './participants.js';
+import { CustomerIdentifierInput, DataRetentionInput, identifierOf } from './privacy.input.js';
+import type { ErasureDocument } from './privacy.schemas.js';
+import { DataRetentionType, ErasureRequestType, SuppressionModeEnum } from './privacy.type.js';
 import { requestRetentionPass, type RetentionSettings } from './retention.js';
-
-// The enums carry the REST spellings (decisions section 14).
-const enumOf = <const T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
-export const SuppressionModeEnum = enumOf<SuppressionMode>(['DROP', 'REFUSE']);
-export const ErasureStatusEnum = enumOf<ErasureStatus>(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']);
-export const ErasureActionEnum = enumOf<ErasureAction>(['REMOVED', 'ANONYMISED', 'SUPPRESSED']);
-registerEnumType(SuppressionModeEnum, { name: 'SuppressionMode', description: 'Later events with an erased identifier: DROP accepts and stores nothing; REFUSE answers 409 customer-erased.' });
-registerEnumType(ErasureStatusEnum, { name: 'ErasureStatus' });
-registerEnumType(ErasureActionEnum, { name: 'ErasureAction' });
-
-@ObjectType('ErasureCount')
-export class ErasureCountType {
-  @Field(() => String, { description: 'The kind of record (customer, custom_event, order, webhook_message, job, ...).' })
-  kind!: string;
-
-  @Field(() => ErasureActionEnum)
-  action!: ErasureAction;
-
-  @Field(() => Int)
-  count!: number;
-}
-
-@ObjectType('ErasureRequest', { description: 'A customer erasure: queued, running or done, with what it removed per kind of record. The identifier it named is not kept.' })
-export class ErasureRequestType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => ID)
-  storeId!: string;
-
-  @Field(() => ErasureStatusEnum)
-  status!: ErasureStatus;
-
-  @Field(() => String, { description: 'Which identifier the request named: customerId, email or phoneNumber.' })
-  requestedBy!: string;
-
-  @Field(() => SuppressionModeEnum)
-  suppression!: SuppressionMode;
-
-  @Field(() => [ID], { description: 'The service ids of the erased profiles.' })
-  customerIds!: string[];
-
-  @Field(() => [ErasureCountType])
-  counts!: ErasureCountType[];
-
-  // DateTime serialises the documents' RFC 3339 strings as it does dates.
-  @Field(() => Date)
-  requestedAt!: string;
-
-  @Field(() => Date, { nullable: true })
-  completedAt!: string | null;
-}
-
-@ObjectType('DataRetention', { description: "How long the store keeps each kind of record, in days (null: until erased). Enforced by a scheduled job." })
-export class DataRetentionType {
-  @Field(() => Int, { nullable: true, description: 'Custom events, by their eventTimestamp (default: until erased).' })
-  customEventDays!: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Messages flows sent (default 365).' })
-  messageDays!: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Finished flow runs and their steps (default 90).' })
-  flowRunDays!: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Webhook delivery logs and sent webhook messages (default 30).' })
-  webhookLogDays!: number | null;
-}
-
-@InputType('DataRetentionInput', { description: 'Each given value replaces the stored one (null: until erased); omitted ones stay. Days from 1 to 36500.' })
-export class DataRetentionInput {
-  @Field(() => Int, { nullable: true })
-  customEventDays?: number | null;
-
-  @Field(() => Int, { nullable: true })
-  messageDays?: number | null;
-
-  @Field(() => Int, { nullable: true })
-  flowRunDays?: number | null;
-
-  @Field(() => Int, { nullable: true })
-  webhookLogDays?: number | null;
-}
 
 export interface PrivacyResolverDeps {
   accounts: AccountsService;

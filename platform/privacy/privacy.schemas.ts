@@ -22,10 +22,8 @@ export const ErasureBodySchema = Strict(
   },
   { title: 'ErasureRequestBody', description: EXACTLY_ONE },
 );
-export type ErasureBody = Static<typeof ErasureBodySchema>;
 
 export const ExportBodySchema = Strict(IdentifierFields, { title: 'CustomerExportBody', description: EXACTLY_ONE });
-export type ExportBody = Static<typeof ExportBodySchema>;
 
 /**
  * The one identifier of a request (REST body or GraphQL `by`), checked by the service's rules.
@@ -43,10 +41,10 @@ export function oneIdentifier(by: { customerId?: string | null; email?: string |
   return { [key]: value };
 }
 
-export const ERASURE_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+const ERASURE_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
 export type ErasureStatus = (typeof ERASURE_STATUSES)[number];
 
-export const ErasureCountSchema = Strict({
+const ErasureCountSchema = Strict({
   kind: Type.String({ description: 'The kind of record: customer, custom_event, unique_id, flow_run, flow_run_step, message, suppression, order, return, return_item, return_comment, webhook_message, webhook_attempt, job.' }),
   action: OneOf(ERASURE_ACTIONS, { description: 'REMOVED (deleted), ANONYMISED (kept without the person), SUPPRESSED (identifier hashes kept).' }),
   count: Int({ min: 0 }),
@@ -71,7 +69,7 @@ export type ErasureDocument = Static<typeof ErasureDocumentSchema>;
 export const ErasureResponseSchema = Strict({ erasure: ErasureDocumentSchema }, { title: 'ErasureResponse' });
 
 const Days = (what: string) => OrNull(Int({ min: 1, max: 36_500, description: `Days ${what} are kept (null: until erased).` }));
-export const RetentionDocumentSchema = Strict(
+const RetentionDocumentSchema = Strict(
   {
     customEventDays: Days('custom events (by their eventTimestamp)'),
     messageDays: Days('messages flows sent'),
@@ -98,4 +96,3 @@ export const RetentionBodySchema = Strict(
   },
   { title: 'DataRetentionBody' },
 );
-export type RetentionBody = Static<typeof RetentionBodySchema>;

@@ -11,7 +11,7 @@ import type { RetentionDays, RetentionParticipant, RetentionPolicy } from './par
  */
 export const RETENTION_DEFAULTS: RetentionDays = { customEventDays: null, messageDays: 365, flowRunDays: 90, webhookLogDays: 30 };
 
-export const RETENTION_QUEUE = 'privacy-retention';
+const RETENTION_QUEUE = 'privacy-retention';
 
 const removed = metrics.counter('privacy_retention_removed_total', 'Rows removed by the retention job because they were past their store\'s retention, by kind.', ['kind']);
 
@@ -58,7 +58,7 @@ export async function requestRetentionPass(boss: PgBoss): Promise<void> {
 }
 
 /** One pass: every part removes, in short batches, what is past its store's retention. */
-export async function enforceRetention(settings: RetentionSettings, participants: readonly RetentionParticipant[], logger: Logger): Promise<Record<string, number>> {
+async function enforceRetention(settings: RetentionSettings, participants: readonly RetentionParticipant[], logger: Logger): Promise<Record<string, number>> {
   const policy = await settings.policy();
   const total: Record<string, number> = {};
   for (const participant of participants) {

@@ -28,7 +28,7 @@ export interface HygieneOptions {
   maxErrors?: number;
 }
 
-export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__']);
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__']);
 
 /** JSON pointer segment escaping (RFC 6901). */
 export function pointerSegment(key: string | number): string {

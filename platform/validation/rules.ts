@@ -163,7 +163,7 @@ export function isTimeZone(value: string): boolean {
  * Decimal strings ("12.34"): what `numeric(20, 6)` holds, 14 digits before the
  * point and 6 after. Money is always a string, so no binary float ever enters.
  */
-export const DECIMAL_DIGITS = { integer: 14, fraction: 6 } as const;
+const DECIMAL_DIGITS = { integer: 14, fraction: 6 } as const;
 const DECIMAL_RE = new RegExp(`^-?\\d{1,${DECIMAL_DIGITS.integer}}(\\.\\d{1,${DECIMAL_DIGITS.fraction}})?$`);
 
 export function isDecimal(value: string): boolean {

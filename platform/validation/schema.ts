@@ -34,8 +34,6 @@ export const DateTime = (a: Annotations = {}) => Type.String({ format: 'date-tim
 export const CalendarDate = (a: Annotations = {}) => Type.String({ format: 'date', ...a });
 /** A list filter's time bound: a date (UTC midnight) or a date-time. */
 export const TimeBound = (a: Annotations = {}) => Type.String({ format: 'time-bound', ...a });
-/** A decimal string ("12.34") that fits `numeric(20, 6)`. */
-export const Decimal = (a: Annotations = {}) => Type.String({ format: 'decimal', ...a });
 /** A non-negative decimal string. */
 export const Amount = (a: Annotations = {}) => Type.String({ format: 'money-amount', ...a });
 /** A money value as response documents show it (the amount keeps its scale: "120.50"). */

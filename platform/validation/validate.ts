@@ -143,7 +143,7 @@ function pointerOf(error: ErrorObject, prefix: string): string {
  * once, by its own `detail`, instead of once per branch; a property name that
  * failed is reported once, not again by the keyword inside `propertyNames`.
  */
-export function fieldErrors(errors: readonly ErrorObject[], prefix = ''): FieldError[] {
+function fieldErrors(errors: readonly ErrorObject[], prefix = ''): FieldError[] {
   const combinators = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'propertyNames').map((e) => `${e.schemaPath}/`);
   const out: FieldError[] = [];
   const seen = new Set<string>();
@@ -168,9 +168,4 @@ export function check<T extends TSchema>(schema: T, value: unknown, options: { p
   const errors = violationsOf(schema, value, options.prefix);
   if (errors.length) throw invalid('validation-failed', options.detail ?? 'The request is invalid.', errors);
   return value as Static<T>;
-}
-
-/** Whether `value` conforms, without building errors (hot paths that only need a yes). */
-export function conforms<T extends TSchema>(schema: T, value: unknown): value is Static<T> {
-  return compile(schema)(value) as boolean;
 }

@@ -5,6 +5,7 @@ import { RouteList } from '../pipeline/routing.js';
 import { PAGE_SIZE } from './params.js';
 import { registerCompatReportingRoutes } from './reporting.routes.js';
 import { registerCompatReturnRoutes } from './returns.routes.js';
+import { registerCompatWebhookRoutes } from './webhooks.routes.js';
 import { ForbiddenBody, MessageBody, UnauthorizedBody, ValidationBody } from './schemas.js';
 
 const DESCRIPTION = `The warehouse endpoints of Loop Returns' API, for integrations written against it: point them at this
@@ -16,6 +17,11 @@ the admin CLI or GraphQL. 300 requests a minute per key (429 \`{"message":"Too M
 path under \`/api/v1/\` authenticates first: without a valid key it is 401, and a path outside these endpoints is 403
 \`GEN-FORBIDDEN\` with one.
 
+**Webhooks.** Loop's webhook API (\`/webhooks\`): the key's store subscribes URLs to Loop's topics and triggers. Each
+delivery is a POST of the return as \`details\` shows it, plus \`topic\` and \`trigger\`, signed with \`X-Loop-Signature\`
+(base64 HMAC-SHA256 of the raw body, keyed with the subscription's \`secret\`), in order per return, retried on the
+service's schedule; a subscription that keeps failing is disabled (\`status: inactive\`).
+
 **Answers.** Actions answer 200 with \`true\` when applied, and 200 with Loop's refusal body otherwise; unknown returns
 answer 200 with an \`errors\` (actions) or \`error\` (details) body. Validation errors are Laravel's 422
 \`{"message","errors"}\`. The API is also mounted at \`/api/2026-07\`.`;
@@ -25,14 +31,15 @@ const ERROR_HEADERS: Record<number, Record<string, { description: string }>> = {
 };
 
 /** The Loop-compatible API as its OpenAPI document describes it (a raw key header, Loop's envelopes, link pagination). */
-export const COMPAT_API: ApiDescription = {
+const COMPAT_API: ApiDescription = {
   info: { title: 'Loop-compatible warehouse API', version: '1.0.0', description: DESCRIPTION },
   basePath: '/api/v1',
   tags: [
     { name: 'Returns', description: 'Read returns and act on them as a warehouse does.' },
     { name: 'Reporting', description: 'The advanced shipping notice.' },
+    { name: 'Webhooks', description: "Loop's programmatic webhook API: subscriptions of the key's store, delivered as Loop delivers them." },
   ],
-  pathParameters: { return_id: 'The numeric id of the return; any placeholder when a query parameter names the return instead.' },
+  pathParameters: { return_id: 'The numeric id of the return; any placeholder when a query parameter names the return instead.', id: "The webhook subscription's numeric id." },
   securitySchemes: { compatKey: { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'A compatibility key of one store (the raw key, no scheme).' } },
   security: () => [{ compatKey: [] }],
   problemStatus(slug, status) {
@@ -69,10 +76,18 @@ export const COMPAT_API: ApiDescription = {
   },
 };
 
+/** A documented table serves no request, so it has no services. */
+const DOCUMENTATION_ONLY = {
+  get webhooks(): never {
+    throw new Error('a route list that documents the API serves no requests');
+  },
+};
+
 /** The /api/v1 document, from the same registrations the service serves (no database needed). */
 export function compatDocument() {
   const routes = new RouteList();
   registerCompatReturnRoutes(routes);
   registerCompatReportingRoutes(routes);
+  registerCompatWebhookRoutes(routes, DOCUMENTATION_ONLY);
   return openApiDocument(routes, COMPAT_API);
 }

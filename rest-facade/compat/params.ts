@@ -6,9 +6,9 @@ export const PAGE_SIZE = { min: 1, max: 750, default: 100 } as const;
 /** The most returns one answer carries when a list or report is not paginated. */
 export const UNPAGED_LIMIT = 10_000;
 /** The longest window a list or report may cover. */
-export const MAX_WINDOW_DAYS = 120;
+const MAX_WINDOW_DAYS = 120;
 /** An open return with no shipment event ever recorded shows as expired after this many days (Loop's labels expire then). */
-export const EXPIRY_DAYS = 28;
+const EXPIRY_DAYS = 28;
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -20,8 +20,8 @@ export function laravelInvalid(field: string, message: string): AppError {
 /** The service's statuses behind each Loop state (decisions section 11). */
 export const OPEN_STATUSES = ['pre_shipment', 'open', 'in_transit', 'delivered'] as const;
 export const REVIEW_STATUSES = ['needs_review', 'in_review', 'flagged'] as const;
-export const CLOSED_STATUSES = ['complete', 'rejected'] as const;
-export const CANCELLED_STATUSES = ['deleted'] as const;
+const CLOSED_STATUSES = ['complete', 'rejected'] as const;
+const CANCELLED_STATUSES = ['deleted'] as const;
 
 export const LOOP_STATES = ['open', 'review', 'closed', 'cancelled', 'expired'] as const;
 export type LoopState = (typeof LOOP_STATES)[number];

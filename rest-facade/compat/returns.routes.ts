@@ -95,7 +95,7 @@ function allowedFrom(action: Action | 'remove', now: Date): Condition {
 const unprocessable = (state: LoopState, code = 'UNPROCESSABLE_RETURN') => ({ errors: { message: `Return is ${state} and therefore cannot be processed.`, code } });
 
 /** The refusal of an action from a state, cell by cell of the action/state table (decisions section 14); all 200. */
-export function refusal(action: Action, state: LoopState): unknown {
+function refusal(action: Action, state: LoopState): unknown {
   if (state === 'cancelled' && (action === 'process' || action === 'close')) return { message: 'Return is cancelled and therefore cannot be processed.' };
   if (action === 'process' && state === 'review') return unprocessable(state, 'UNPROCESSABLE_FLAGGED_RETURN');
   if (action === 'cancel' && state === 'expired') return { content: 'Return is expired and cannot be processed.' };

@@ -80,7 +80,7 @@ function loopReturnSchema(title: string, time: TSchema) {
   );
 }
 
-export const LoopReturnDetails = loopReturnSchema('LoopReturnDetails', DetailsTime);
+const LoopReturnDetails = loopReturnSchema('LoopReturnDetails', DetailsTime);
 const LoopReturnListEntry = loopReturnSchema('LoopReturnListEntry', ListTime);
 
 export const LoopReturnList = Type.Union(
@@ -116,7 +116,7 @@ export const RemoveRefusal = Type.Union([Message, ErrorMessage], { description: 
 
 export const NoteRefusal = ErrorsMessage;
 
-export const LoopNote = Type.Object(
+const LoopNote = Type.Object(
   { id: Type.Integer(), content: Type.String(), created_at: DetailsTime },
   { title: 'LoopNote', additionalProperties: false },
 );
@@ -162,4 +162,30 @@ export const MessageBody = Message;
 export const ValidationBody = Type.Object(
   { message: Type.String(), errors: Type.Record(Type.String(), Type.Array(Type.String())) },
   { title: 'LaravelValidation', additionalProperties: false, description: 'Laravel\'s validation answer: the first message, and every message by field.' },
+);
+
+/** A Loop webhook subscription, as Loop's programmatic webhook API shows one. */
+const LoopWebhookShape = {
+  id: Type.Integer({ description: "The subscription's numeric id (`DELETE /webhooks/{id}`)." }),
+  topic: Type.String({ description: '`return`, `label` or `restock`: echoed in each delivery.' }),
+  trigger: Type.String({ description: 'Which change sends a delivery: `return.created`, `return.updated`, `return.closed`, `label.created`, `label.updated`, `restock.requested`.' }),
+  url: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], { description: '`inactive`: deactivated by a PUT, or disabled by the service (a 410, or nothing but failures for the disable window).' }),
+  created_at: DetailsTime,
+  updated_at: DetailsTime,
+};
+export const LoopWebhook = Type.Object(LoopWebhookShape, { title: 'LoopWebhook', additionalProperties: false });
+export const LoopCreatedWebhook = Type.Object(
+  { ...LoopWebhookShape, secret: Type.String({ description: 'The key of `X-Loop-Signature` (base64 HMAC-SHA256 of the body keyed with this text). Shown only here.' }) },
+  { title: 'LoopCreatedWebhook', additionalProperties: false },
+);
+export const LoopWebhookList = Type.Object({ webhooks: Type.Array(LoopWebhook) }, { title: 'LoopWebhookList', additionalProperties: false });
+export const LoopWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ description: 'https, never a private, loopback or link-local address (required on create).' })),
+    topic: Type.Optional(Type.String({ description: '`return`, `label` or `restock` (required on create).' })),
+    trigger: Type.Optional(Type.String({ description: 'One of the triggers (required on create).' })),
+    status: Type.Optional(Type.String({ description: '`active` (the default here) or `inactive`.' })),
+  },
+  { title: 'LoopWebhookInput' },
 );

@@ -2,22 +2,21 @@ import type { Request, Response } from 'express';
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import type { SharedRateLimiter } from '../../platform/api/rate-limit.js';
-import type { PageParams } from '../pipeline/route.js';
-import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
+import type { ApiSurface, PageParams, PaginationStyle } from '../pipeline/surface.js';
 import { decodeLinkCursor, encodeLinkCursor, type LinkDirection } from './cursor.js';
 import { laravelInvalid, PAGE_SIZE } from './params.js';
 
 /** Loop's answer to a missing, unknown or revoked key (decisions section 2), byte for byte. */
-export const UNAUTHORIZED_BODY = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
-export const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
+const UNAUTHORIZED_BODY = { error: { code: '401', http_code: 'GEN-UNAUTHORIZED', message: 'Unauthorized.' } };
+const TOO_MANY_REQUESTS_BODY = { message: 'Too Many Requests' };
 /** Loop's answer to a key without the scope a path needs (decisions section 17). */
-export const FORBIDDEN_BODY = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
+const FORBIDDEN_BODY = { error: { code: '403', http_code: 'GEN-FORBIDDEN', message: 'Forbidden.' } };
 
 /**
  * Laravel's validation answer: `message` is the first message (with how many
  * more there are), `errors` lists every message per field.
  */
-export function laravelValidationBody(errors: readonly FieldError[]): { message: string; errors: Record<string, string[]> } {
+function laravelValidationBody(errors: readonly FieldError[]): { message: string; errors: Record<string, string[]> } {
   // Keyed by names from the request (`constructor`, `toString`): no prototype to collide with.
   const byField = Object.create(null) as Record<string, string[]>;
   for (const e of errors) {
@@ -41,7 +40,7 @@ function routePath(req: Request): string {
  * Laravel's JSON exception (`{"message"}`), anything else `{"message"}` with
  * the status (500 says only "Server Error").
  */
-export function sendLoopError(req: Request, res: Response, error: AppError): void {
+function sendLoopError(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   const send = (status: number, body: unknown) => res.status(status).json(body);
   switch (error.type) {
@@ -91,7 +90,7 @@ export function isPaginated(req: Request): boolean {
  * is a bare array. `pageSize` 1..750 (default 100), else 422. The cursor is a
  * position that also carries the window its first page resolved.
  */
-export const loopPagination: PaginationStyle = {
+const loopPagination: PaginationStyle = {
   params: ['paginate', 'pageSize', 'cursor'],
   read(_req: Request, query: Record<string, string>): PageParams {
     phpBoolean(query.paginate, 'paginate');
@@ -146,6 +145,8 @@ export function compatSurface(accounts: AccountsService, adminToken: string, lim
       return { principal, credentials: { compatKey } };
     },
     sendError: sendLoopError,
+    // What Laravel answers in maintenance mode, and so what Loop's clients know a 503 by.
+    sendUnavailable: (_req, res) => void res.status(503).json({ message: 'Service Unavailable' }),
     pagination: loopPagination,
     // Loop authenticates before it routes (decisions section 17): a path it does not serve is 401 without a
     // valid key and 403 with one (the key has no scope there), so clients that check a key on such a path connect.

@@ -22,7 +22,7 @@ const UTF8_NAME = /^"?utf-?8"?$/i;
  * UTF-8 when a charset is named (RFC 8259 section 8.1), since the body is
  * decoded as UTF-8 whatever it says. Every JSON entry point answers 415 with it.
  */
-export function jsonMediaTypeProblem(contentType: string | undefined): string | undefined {
+function jsonMediaTypeProblem(contentType: string | undefined): string | undefined {
   const [type = '', ...parameters] = (contentType ?? '').split(';');
   if (!JSON_TYPE.test(type.trim())) return 'Send the body as application/json.';
   for (const parameter of parameters) {

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable } from '../../platform/errors.js';
 import type { RequestScope } from '../../platform/graphql/context.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import type { ApiSurface } from './surface.js';
 
 /**
  * The request id and logger attached to every request. The child logger is
@@ -17,6 +18,8 @@ export class RequestLocals implements RequestScope {
   route: string | undefined = undefined;
   /** Query parameters the route ignored (percent-encoded), for the request's log line. */
   ignoredParameters: string[] | undefined = undefined;
+  /** The API whose router took the request (RouteTable#claim): answers that come from outside its pipeline (a 503 at the deadline) use its format. */
+  surface: ApiSurface | undefined = undefined;
 
   constructor(
     readonly requestId: string,

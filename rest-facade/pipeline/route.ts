@@ -10,34 +10,12 @@ import { textProblem, violationsOf } from '../../platform/validation/index.js';
 import type { GatewayClient, Operation } from '../gateway-client.js';
 import { readJsonBody } from './body.js';
 import { locals, toAppError } from './request-locals.js';
-import type { ApiSurface } from './surface.js';
+import type { ApiSurface, PageParams, PageResult } from './surface.js';
 
 /** What every route of every surface shares. */
 export interface FacadeDeps {
   accounts: AccountsService;
   gateway: GatewayClient;
-}
-
-export interface PageParams {
-  first: number;
-  after: string | undefined;
-  /** Paging backwards, for styles that link to previous pages. */
-  before?: string | undefined;
-  /** The time window a style's cursor carries (Loop's keeps the window its first page resolved). */
-  window?: { from?: string; to?: string };
-}
-
-export interface PageResult {
-  hasNextPage: boolean;
-  endCursor: string | null;
-  /** Lists that link both ways: whether rows precede the page, and the cursor of its first row. */
-  hasPreviousPage?: boolean;
-  startCursor?: string | null;
-  /**
-   * The list's parameters as the route resolved them (defaults filled in):
-   * what links to other pages carry so they reproduce the same list.
-   */
-  parameters?: Record<string, string>;
 }
 
 export interface RouteContext<Query, Body> {

@@ -57,7 +57,19 @@ export class RouteTable implements RouteRegistry, DocumentedTable {
   constructor(
     readonly surface: ApiSurface,
     private readonly deps: FacadeDeps,
-  ) {}
+  ) {
+    this.router.use(this.claim);
+  }
+
+  /**
+   * Marks a request as this surface's (RequestLocals#surface). The router does it first; mounted
+   * at the router's paths before other middleware, it lets answers given before routing (the
+   * database gate, server/http/http-app.ts) use the surface's format too.
+   */
+  readonly claim = (_req: Request, res: Response, next: NextFunction): void => {
+    locals(res).surface = this.surface;
+    next();
+  };
 
   add<Q extends TObject, B extends TSchema>(method: Method, path: string, spec: RouteSpec<Q, B>): this {
     let entry = this.paths.get(path);

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Credentials, Principal } from '../../platform/api/auth.js';
 import type { AppError } from '../../platform/errors.js';
-import type { PageParams, PageResult } from './route.js';
 
 /**
  * One REST API the facade serves (`/v2.2`, the Loop-compatible `/api/v1`):
@@ -31,6 +30,11 @@ export interface ApiSurface {
    * may answer their own error (`knownPath`: some route has the path).
    */
   unrouted?(req: Request, knownPath: boolean): Promise<AppError | undefined>;
+  /**
+   * The 503 of a request the service cannot take or finish now (its deadline passed, the database
+   * is away: server/http/request-deadline.ts), in the API's format; `Retry-After` is already set.
+   */
+  sendUnavailable(req: Request, res: Response, detail: string): void;
 }
 
 /** How an API reads the page a client asks for and shows the next one. */
@@ -40,4 +44,26 @@ export interface PaginationStyle {
   read(req: Request, query: Record<string, string>): PageParams;
   /** Shows the next page: headers (`X-Page-Next`), or links in the body. */
   present(req: Request, res: Response, page: PageResult, body: unknown): unknown;
+}
+
+export interface PageParams {
+  first: number;
+  after: string | undefined;
+  /** Paging backwards, for styles that link to previous pages. */
+  before?: string | undefined;
+  /** The time window a style's cursor carries (Loop's keeps the window its first page resolved). */
+  window?: { from?: string; to?: string };
+}
+
+export interface PageResult {
+  hasNextPage: boolean;
+  endCursor: string | null;
+  /** Lists that link both ways: whether rows precede the page, and the cursor of its first row. */
+  hasPreviousPage?: boolean;
+  startCursor?: string | null;
+  /**
+   * The list's parameters as the route resolved them (defaults filled in):
+   * what links to other pages carry so they reproduce the same list.
+   */
+  parameters?: Record<string, string>;
 }

@@ -52,7 +52,7 @@ documents as they were when the change committed. For one subscription, the even
 the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on \`webhook-id\`.`;
 
 /** The /v2.2 API as its OpenAPI document describes it (problem details, bearer secrets with scopes, header pagination). */
-export const V2_API: ApiDescription = {
+const V2_API: ApiDescription = {
   info: { title: 'Returns platform REST API', version: '2.2.1', description: DESCRIPTION },
   basePath: '/v2.2',
   tags: [

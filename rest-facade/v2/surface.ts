@@ -7,8 +7,8 @@ import { problemTitle } from '../../platform/problems.js';
 import { rateLimited, type MemoryRateLimiter } from '../../platform/api/rate-limit.js';
 import { Int, Strict, Type, type Static } from '../../platform/validation/index.js';
 import { locals } from '../pipeline/request-locals.js';
-import type { HeaderSpec, PageParams } from '../pipeline/route.js';
-import type { ApiSurface, PaginationStyle } from '../pipeline/surface.js';
+import type { HeaderSpec } from '../pipeline/route.js';
+import type { ApiSurface, PageParams, PaginationStyle } from '../pipeline/surface.js';
 
 /** Names the query parameters a request sent that the route ignored (decisions section 17). */
 export const IGNORED_PARAMETERS = 'Ignored-Parameters';
@@ -106,6 +106,7 @@ export function v2Surface(accounts: AccountsService, adminToken: string, secretL
       return { principal, credentials };
     },
     sendError: sendProblem,
+    sendUnavailable: (req, res, detail) => sendProblem(req, res, new AppError('unavailable', 'service-unavailable', detail)),
     pagination: headerPagination,
     ignoredParametersHeader: IGNORED_PARAMETERS,
   };

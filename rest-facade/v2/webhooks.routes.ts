@@ -3,7 +3,13 @@ import {
   CreatedWebhookResponseSchema,
   CreateWebhookSchema,
   DeliveryListSchema,
+  eventTypeCatalog,
+  EventTypeListSchema,
+  RecoveredSchema,
+  RecoverWebhookSchema,
   ReplayWebhookSchema,
+  RotatedSecretSchema,
+  RotateSecretSchema,
   UpdateWebhookSchema,
   WebhookListSchema,
   WebhookResponseSchema,
@@ -20,6 +26,18 @@ const BODY_LIMIT = 64 * 1024;
  * subgraph's acceptance), after the pipeline's checks. `services.webhooks` is read when a request comes.
  */
 export function registerWebhookRoutes(routes: RouteRegistry, services: { readonly webhooks: WebhookSubscriptions }): void {
+  // One source: the catalog's schemas are the bodies the API reference's `webhooks` declares (webhooks/webhook.json.ts).
+  const catalog = eventTypeCatalog((body) => JSON.parse(JSON.stringify(body)) as unknown);
+  routes.add('GET', '/webhook-event-types', {
+    operationId: 'listWebhookEventTypes',
+    tag: TAG,
+    summary: 'Every webhook event type, with its topic, a description and the JSON Schema of its body',
+    description: 'A subscription takes `topics` and optionally `eventTypes` among these. The schemas are the same as the `webhooks` section of this document.',
+    scope: 'webhooks_read',
+    responses: { 200: { description: 'The catalog.', schema: EventTypeListSchema } },
+    handle: async () => ({ status: 200, body: { eventTypes: catalog } }),
+  });
+
   routes.add('GET', '/stores/:storeId/webhooks', {
     operationId: 'listWebhooks',
     tag: TAG,
@@ -37,7 +55,7 @@ export function registerWebhookRoutes(routes: RouteRegistry, services: { readonl
   routes.add('POST', '/stores/:storeId/webhooks', {
     operationId: 'createWebhook',
     tag: TAG,
-    summary: 'Subscribe a callback URL to a topic (or update the subscription with the same externalId)',
+    summary: 'Subscribe a callback URL to topics (or update the subscription with the same externalId)',
     description:
       'The callback must be https (hosts allowed by configuration excepted) and may not point at a loopback, private, link-local, multicast or unspecified address. ' +
       'The 201 answer alone carries `signingSecret`, the key of the `webhook-signature` header. With `backfill: true`, one `backfill` event per existing subject follows.',
@@ -66,7 +84,7 @@ export function registerWebhookRoutes(routes: RouteRegistry, services: { readonl
   routes.add('PUT', '/webhooks/:webhookId', {
     operationId: 'updateWebhook',
     tag: TAG,
-    summary: 'Replace the callback; re-enables a subscription that a 410 disabled',
+    summary: 'Replace the callback (and topics, event types, rate); re-enables a disabled subscription',
     scope: 'webhooks_write',
     body: { limit: BODY_LIMIT, schema: UpdateWebhookSchema },
     responses: { 204: { description: 'Updated; waiting events go out in order.' } },
@@ -103,6 +121,48 @@ export function registerWebhookRoutes(routes: RouteRegistry, services: { readonl
       await services.webhooks.replay(principal, params.webhookId!, body.start);
       return { status: 202 };
     },
+  });
+
+  routes.add('POST', '/webhooks/:webhookId/recover', {
+    operationId: 'recoverWebhook',
+    tag: TAG,
+    summary: 'Send again only the messages given up since a time',
+    description:
+      'The messages whose retries were exhausted (or that were discarded while the subscription stayed disabled) since `since`, each once, as new messages (new `webhook-id`s) ' +
+      'queued after what is owed now, in their original order per subject. A message whose copy is still owed or was delivered is not sent again.',
+    scope: 'webhooks_write',
+    body: { limit: BODY_LIMIT, schema: RecoverWebhookSchema },
+    responses: { 202: { description: 'Queued: how many.', schema: RecoveredSchema } },
+    problems: { 404: ['webhook-not-found'] },
+    handle: async ({ principal, params, body }) => ({ status: 202, body: { recovered: await services.webhooks.recover(principal, params.webhookId!, body.since) } }),
+  });
+
+  routes.add('POST', '/webhooks/:webhookId/messages/:messageId/resend', {
+    operationId: 'resendWebhookMessage',
+    tag: TAG,
+    summary: 'Send one message again',
+    description: 'A copy of the message (its `messageId` in the deliveries log), with a new `webhook-id`, after what its subject owes now.',
+    scope: 'webhooks_write',
+    responses: { 202: { description: 'Queued.' } },
+    problems: { 404: ['webhook-not-found', 'webhook-message-not-found'] },
+    handle: async ({ principal, params }) => {
+      await services.webhooks.resend(principal, params.webhookId!, params.messageId!);
+      return { status: 202 };
+    },
+  });
+
+  routes.add('POST', '/webhooks/:webhookId/rotate-secret', {
+    operationId: 'rotateWebhookSecret',
+    tag: TAG,
+    summary: 'A new signing secret, the previous one signing beside it for an overlap',
+    description:
+      'During the overlap (`overlapSeconds`, a day by default) every delivery carries two signatures in `webhook-signature`, space separated: the new secret\'s first, then the previous one\'s. ' +
+      'A receiver verifying with either secret accepts it, so switching secrets never fails a verification.',
+    scope: 'webhooks_write',
+    body: { limit: BODY_LIMIT, schema: RotateSecretSchema, optional: true },
+    responses: { 200: { description: 'The new secret, shown only here.', schema: RotatedSecretSchema } },
+    problems: { 404: ['webhook-not-found'], 409: ['webhook-secret-not-rotatable'] },
+    handle: async ({ principal, params, body }) => ({ status: 200, body: await services.webhooks.rotateSecret(principal, params.webhookId!, body?.overlapSeconds) }),
   });
 
   routes.add('GET', '/webhooks/:webhookId/deliveries', {

@@ -84,6 +84,10 @@ export async function httpBalancer(ports: number[], options: { port?: number; lo
       const left = await waitGone([started.pid], 5_000);
       if (left.length > 0) throw new Error(`HAProxy (pid ${started.pid}) still alive`);
     }
+    // HAProxy's threads stop one by one: its main thread can already be a zombie
+    // (the process looks gone) while another thread still holds the listener.
+    const closedBy = Date.now() + 5_000;
+    while ((await portOpen(port, 300)) && Date.now() < closedBy) await sleep(50);
     rmSync(dir, { recursive: true, force: true });
   };
 

@@ -13,7 +13,8 @@ import { SEED_DEMO_USAGE } from './seed-demo.js';
 
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
 
-  create-account --name NAME [--store-name NAME]
+  create-account --name NAME [--store-name NAME] [--contact EMAIL]
+  set-contact --account ID (--contact EMAIL | --clear)   (told by email when a webhook subscription of the account is disabled)
   create-store --account ID --name NAME
   create-secret --account ID [--scopes a,b]
   list-secrets --account ID
@@ -50,6 +51,8 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       name: { type: 'string' },
       'store-name': { type: 'string' },
+      contact: { type: 'string' },
+      clear: { type: 'boolean', default: false },
       account: { type: 'string' },
       store: { type: 'string' },
       scopes: { type: 'string' },
@@ -97,7 +100,10 @@ async function main(): Promise<number> {
     let result: Output;
     switch (command) {
       case 'create-account':
-        result = { ...(await accounts.createAccount({ name: need(values, 'name'), storeName: values['store-name'] })) };
+        result = { ...(await accounts.createAccount({ name: need(values, 'name'), storeName: values['store-name'], contactEmail: values.contact })) };
+        break;
+      case 'set-contact':
+        result = await accounts.setContact(need(values, 'account'), values.clear ? null : need(values, 'contact'));
         break;
       case 'create-store':
         result = await accounts.createStore(need(values, 'account'), need(values, 'name'));

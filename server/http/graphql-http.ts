@@ -24,7 +24,7 @@ export interface GraphQLHttpOptions {
  * The deepest bracket nesting of a GraphQL document (string literals skipped):
  * the parser and value coercion recurse on it, so it is bounded before either runs.
  */
-export function documentNesting(source: string): number {
+function documentNesting(source: string): number {
   let depth = 0;
   let max = 0;
   for (let i = 0; i < source.length; i++) {

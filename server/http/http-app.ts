@@ -60,6 +60,29 @@ function graphqlOperationName(req: Request): string | undefined {
 
 const REQUEST_ID_RE = /^[\w.:-]{1,200}$/;
 
+/** Where the compatibility API is served: Loop's path, and its dated version alias (decisions section 1). */
+const COMPAT_PATHS = ['/api/v1', '/api/2026-07'];
+
+/** Gateway roles: the REST APIs (/v2.2 and the compatibility API), each a surface with its routes. */
+function restFacade(options: HttpAppOptions) {
+  if (!options.gateway || !options.events || !options.webhooks) return undefined;
+  const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, options.logger) };
+  const v2 = v2Routes(deps, {
+    accounts: options.accounts,
+    adminToken: options.adminToken,
+    secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
+    events: options.events,
+    webhooks: options.webhooks,
+  });
+  const compat = compatRoutes(deps, {
+    accounts: options.accounts,
+    adminToken: options.adminToken,
+    limiter: new SharedRateLimiter(options.platformOrm, options.config.compatRateLimitPerMinute, 60, options.logger),
+    webhooks: options.webhooks,
+  });
+  return { v2, compat };
+}
+
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { logger } = options;
   const app = express();
@@ -93,6 +116,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     next();
   });
   app.use(requestDeadline(options.config.requestTimeoutMs));
+  // Requests for an API are its surface's from here on: what answers before their router (the
+  // database gate below, the deadline) answers in that API's format.
+  const facade = restFacade(options);
+  if (facade) {
+    app.use('/v2.2', facade.v2.claim);
+    app.use(COMPAT_PATHS, facade.compat.claim);
+  }
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -122,23 +152,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 
-  if (options.gateway && options.events && options.webhooks) {
-    const deps = { accounts: options.accounts, gateway: new GatewayClient(options.gateway, logger) };
-    const v2 = v2Routes(deps, {
-      accounts: options.accounts,
-      adminToken: options.adminToken,
-      secretLimiter: new MemoryRateLimiter(options.config.apiRateLimitPerMinute, 60_000),
-      events: options.events,
-      webhooks: options.webhooks,
-    });
-    app.use('/v2.2', v2.router);
-    const compat = compatRoutes(deps, {
-      accounts: options.accounts,
-      adminToken: options.adminToken,
-      limiter: new SharedRateLimiter(options.platformOrm, options.config.compatRateLimitPerMinute, 60, logger),
-    });
-    // Loop's path, and its dated version alias (decisions section 1).
-    app.use(['/api/v1', '/api/2026-07'], compat.router);
+  if (facade) {
+    app.use('/v2.2', facade.v2.router);
+    app.use(COMPAT_PATHS, facade.compat.router);
   }
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(routeNotFound(req)));

@@ -4,13 +4,15 @@ import { trackWaits, Waits } from '../../platform/observability/waits.js';
 import { locals } from '../../rest-facade/pipeline/request-locals.js';
 import { sendProblem } from '../../rest-facade/v2/surface.js';
 
-/** 503 with `Retry-After` in the format of the API asked: Loop's envelope on `/api`, problem details elsewhere. */
+/**
+ * 503 with `Retry-After` in the format of the API the request is for: its surface answers
+ * (RequestLocals#surface, set by the surface's router: problem details on /v2.2, Loop's envelope on
+ * the compatibility API); a request no API took (/graphql, pages) gets problem details.
+ */
 export function answerUnavailable(req: Request, res: Response, detail: string): void {
   res.setHeader('Retry-After', '2');
-  if (/^\/api(\/|$)/.test(req.originalUrl.split('?')[0]!)) {
-    res.status(503).json({ message: 'Service Unavailable' });
-    return;
-  }
+  const surface = locals(res).surface;
+  if (surface) return surface.sendUnavailable(req, res, detail);
   sendProblem(req, res, new AppError('unavailable', 'service-unavailable', detail));
 }
 

@@ -14,7 +14,7 @@ import { DASHBOARD_ASSETS, dashboardPage } from './dashboard.js';
  * anywhere else.
  */
 
-export interface PortalDocument {
+interface PortalDocument {
   /** Where the document is served (`/v2.2/openapi.json`). */
   servedAt: string;
   document: JsonObject;

@@ -5,17 +5,17 @@ import { affected } from '../../platform/privacy/batches.js';
 import type { RetentionPolicy } from '../../platform/privacy/participants.js';
 
 /** The daily job that keeps the custom events' monthly partitions made ahead of time. */
-export const EVENT_PARTITIONS_QUEUE = 'events-partitions';
+const EVENT_PARTITIONS_QUEUE = 'events-partitions';
 
 /** Months made ahead of the current one: a missed day or week of the job never leaves an event without its month. */
-export const PARTITION_MONTHS_AHEAD = 3;
+const PARTITION_MONTHS_AHEAD = 3;
 
 export async function createPartitionQueue(boss: PgBoss): Promise<void> {
   await ensureQueue(boss, EVENT_PARTITIONS_QUEUE, { ...RETRIES.housekeeping, deadLetters: true });
 }
 
 /** Makes the months that are missing, from the current one to PARTITION_MONTHS_AHEAD ahead; how many it made. */
-export async function ensurePartitions(orm: Orm): Promise<number> {
+async function ensurePartitions(orm: Orm): Promise<number> {
   const [row] = await sql<{ made: number }>(orm.em.fork(), 'select ensure_custom_event_partitions($1) as made', [PARTITION_MONTHS_AHEAD]);
   return row!.made;
 }
@@ -95,6 +95,15 @@ export async function dropExpiredPartitions(orm: Orm, policy: RetentionPolicy, n
          on conflict (store_id, event_name, slot, customer_id) do update set events = event_stat.events + excluded.events`,
       );
       await sql(em, 'delete from event_stat where events = 0');
+      // And the day rollup of the stores it is kept for (event-stats.rows.ts).
+      await sql(
+        em,
+        `insert into event_stat_day (store_id, event_name, day, customer_id, events)
+           select e.store_id, e.event_name, (e.event_timestamp at time zone z.time_zone)::date, e.customer_id, -count(*)
+             from ${partition.name} e join event_stat_day_zone z on z.store_id = e.store_id group by 1, 2, 3, 4 order by 1, 2, 3, 4
+         on conflict (store_id, event_name, day, customer_id) do update set events = event_stat_day.events + excluded.events`,
+      );
+      await sql(em, 'delete from event_stat_day where events = 0');
       const counts = {
         flow_run_step: await affected(em, `delete from flow_run_step s using flow_run r, ${partition.name} e where r.id = s.run_id and r.event_id = e.id`, []),
         flow_run: await affected(em, `delete from flow_run r using ${partition.name} e where r.event_id = e.id`, []),

@@ -42,7 +42,7 @@ export const CustomerDocumentSchema = Strict(
 export type CustomerDocument = Static<typeof CustomerDocumentSchema>;
 
 /** The payload of the event the events subgraph publishes (version 1) once an accepted custom event is processed. */
-export const CustomEventCreatedDataSchema = Strict({ event: CustomEventDocumentSchema, customer: CustomerDocumentSchema });
+const CustomEventCreatedDataSchema = Strict({ event: CustomEventDocumentSchema, customer: CustomerDocumentSchema });
 export type CustomEventCreatedData = Static<typeof CustomEventCreatedDataSchema>;
 
 export const CustomEventCreated = outboxContract('custom_event.created', 'custom_event', 1, CustomEventCreatedDataSchema);

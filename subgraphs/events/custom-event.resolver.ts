@@ -15,7 +15,8 @@ import { listDeadLetters, retryDeadLetters } from '../../platform/jobs/dead-lett
 import type { EventAcceptance } from './event-acceptance.service.js';
 import { CUSTOM_EVENTS_QUEUE, type CustomEventJob } from './event-ingestion.service.js';
 import { SEGMENTABLE_TYPES, type PropertyType } from './custom-event.rules.js';
-import { eventPayload, type CustomEventRow, type CustomEventService } from './custom-event.service.js';
+import { eventPayload, type CustomEventService } from './custom-event.service.js';
+import type { CustomEventRow } from './custom-event.rows.js';
 import {
   BulkEventsAcceptanceType,
   CustomEventAcceptanceType,
@@ -25,7 +26,8 @@ import {
   EventPropertyType,
 } from './custom-event.type.js';
 import { customerLoader } from './customers/customer.resolver.js';
-import type { CustomerRow, CustomerService } from './customers/customer.service.js';
+import type { CustomerService } from './customers/customer.service.js';
+import type { CustomerRow } from './customers/customer.rows.js';
 import { CustomerType } from './customers/customer.type.js';
 
 export interface CustomEventResolverDeps {
@@ -36,7 +38,7 @@ export interface CustomEventResolverDeps {
   boss: PgBoss;
 }
 
-export function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
+function eventLoader(ctx: GraphQLContext, events: CustomEventService) {
   return memoize(ctx, 'events.events', () => new DataLoader<string, CustomEventRow | null>(batchById((ids) => events.findByIds(ids))));
 }
 

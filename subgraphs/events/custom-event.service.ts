@@ -6,38 +6,14 @@ import { CustomEventCreated, type CustomEventDocument, type CustomerDocument } f
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import type { Page, PageRequest } from '../../platform/api/pagination.js';
 import { CustomerRaceError, resolveCustomers } from './customers/customer-resolution.service.js';
-import type { CustomerRow } from './customers/customer.service.js';
-import { applyDataRules, type PropertyType } from './custom-event.rules.js';
+import type { CustomerRow } from './customers/customer.rows.js';
+import { EVENT_COLUMNS, type CustomEventRow, type EventPropertyRow } from './custom-event.rows.js';
+import { applyDataRules } from './custom-event.rules.js';
 import type { CustomEventJob } from './event-ingestion.service.js';
-import type { JsonValue } from './custom-event.schemas.js';
 import type { CustomerSuppressions } from './customers/customer-suppression.service.js';
-
-export interface CustomEventRow {
-  id: string;
-  storeId: string;
-  customerId: string;
-  eventName: string;
-  eventTimestamp: Date;
-  value: number | null;
-  valueCurrency: string | null;
-  uniqueId: string | null;
-  data: Record<string, JsonValue>;
-  extra: JsonValue | null;
-  createdAt: Date;
-}
-
-export interface EventPropertyRow {
-  eventName: string;
-  key: string;
-  type: PropertyType;
-  firstSeenAt: Date;
-}
 
 /** `suppressed`: the event names an erased customer; it is dropped (customer-suppression.service.ts). */
 export type ProcessOutcome = 'stored' | 'duplicate' | 'already-processed' | 'suppressed';
-
-const EVENT_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", event_name as "eventName", event_timestamp as "eventTimestamp",
-  value::float8 as value, value_currency as "valueCurrency", unique_id as "uniqueId", data, extra, created_at as "createdAt"`;
 
 // The primary key decides: a concurrent transaction with the same key waits for this one and then finds it taken.
 const UNIQUE_ID_CLAIMS = new BulkInsert<CustomEventJob>(

@@ -91,7 +91,7 @@ export class EventAcceptance {
  * rather than taking in what cannot be processed in time. The depth is read
  * at most once a second, lazily, with a count that stops at the limit.
  */
-export class EventBacklog implements BacklogGuard {
+class EventBacklog implements BacklogGuard {
   private deep = false;
   private checkedAt = 0;
   private checking = false;
@@ -124,7 +124,7 @@ export class EventBacklog implements BacklogGuard {
   }
 }
 
-export const BACKLOG_RETRY_AFTER_SECONDS = 5;
+const BACKLOG_RETRY_AFTER_SECONDS = 5;
 
 /** The one acceptance path of a process (the REST routes and the mutations share its batches): made once, with the module's services. */
 export function eventAcceptance(deps: ModuleDeps, inbox: EventInbox, suppressions: CustomerSuppressions): EventAcceptance {

@@ -5,7 +5,6 @@ import { customEventsAccepted, customEventsRejected } from '../../platform/obser
 import type { RateLimitDecision } from '../../platform/api/rate-limit.js';
 import { currentTrace, type Traced } from '../../platform/observability/tracing.js';
 import type { ValidEvent } from './custom-event.schemas.js';
-import type { EventInbox } from './event-inbox.service.js';
 
 /**
  * The name of the custom events' work in pg-boss: its dead letters (`custom-events-dead`), and a queue
@@ -38,6 +37,14 @@ interface Submission {
   reject(err: unknown): void;
 }
 
+/**
+ * Where accepted events are committed: event-inbox.service.ts#EventInbox, which stores the jobs
+ * this file declares (declared here so that the two files do not import each other).
+ */
+interface Inbox {
+  accept(jobs: readonly CustomEventJob[]): Promise<void>;
+}
+
 export interface IngestionOptions {
   limitPerSecond: number;
   /** Batches committing at once; the next batch fills while they commit. */
@@ -62,7 +69,7 @@ export class EventIngestion {
 
   constructor(
     private readonly orm: Orm,
-    private readonly inbox: EventInbox,
+    private readonly inbox: Inbox,
     private readonly logger: Logger,
     private readonly options: IngestionOptions,
   ) {

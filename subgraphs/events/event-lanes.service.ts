@@ -6,9 +6,6 @@ import type { Logger } from '../../platform/observability/logger.js';
 /** Custom events are processed in lanes: a store's events are all in one (a hash of its id). */
 export const EVENT_LANES = 64;
 
-/** The job field the lane is a hash of. */
-export const LANE_KEY = 'storeId';
-
 // Advisory lock namespaces (the first key of two): one lock per lane, one per worker process.
 const LANE_LOCKS = 2_028_001;
 const WORKER_LOCKS = 2_028_002;

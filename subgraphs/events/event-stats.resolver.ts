@@ -4,7 +4,8 @@ import { storeWindow, TimeWindowInput } from '../../platform/analytics/time-wind
 import type { AccountsService } from '../../platform/accounts/accounts.service.js';
 import { invalid } from '../../platform/errors.js';
 import { authorizeStoreAccess } from '../../platform/graphql/authorize.js';
-import type { GraphQLContext } from '../../platform/graphql/context.js';
+import { memoize, type GraphQLContext } from '../../platform/graphql/context.js';
+import type { EventStatDays } from './event-stats.job.js';
 import type { EventStatsReads, EventSums } from './event-stats.rows.js';
 import { EventStatsType, type EventMeasuresType } from './event-stats.type.js';
 import { PropertyConditionInput } from './segments/segment.input.js';
@@ -21,7 +22,7 @@ function propertyName(value: string | null | undefined, argument: string): strin
 /** Dashboards' metric aggregates over custom events (decisions section 18, docs/analytics.md). */
 @Resolver()
 export class EventStatsResolver {
-  constructor(private readonly deps: { stats: EventStatsReads; accounts: AccountsService }) {}
+  constructor(private readonly deps: { stats: EventStatsReads; days: EventStatDays; accounts: AccountsService }) {}
 
   @Query(() => EventStatsType, { description: 'Events of one name in a window: count, distinct customers and a sum, in total, per bucket and per value of a data property.' })
   async eventStats(
@@ -36,7 +37,10 @@ export class EventStatsResolver {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
     const question = { where: where ?? undefined, by: propertyName(by, 'by'), sumProperty: propertyName(sumProperty, 'sumProperty') };
     const resolved = await storeWindow(ctx, this.deps.accounts, storeId, window);
-    const rows = await this.deps.stats.stats(storeId, eventName, resolved, question);
+    // Daily, weekly and monthly series in the store's own zone read the day rollup once it is built.
+    const storeZone = (await memoize(ctx, `store-time-zone:${storeId}`, () => this.deps.accounts.storeTimeZone(storeId))) ?? 'UTC';
+    const dayZone = resolved.interval !== 'HOUR' && resolved.timeZone === storeZone ? await this.deps.days.readyZone(storeId, storeZone) : null;
+    const rows = await this.deps.stats.stats(storeId, eventName, resolved, question, dayZone);
     const empty: EventSums = { count: 0, customers: 0, sum: question.sumProperty === undefined ? null : 0 };
     return {
       totals: measures(rows.totals),

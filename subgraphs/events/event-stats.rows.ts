@@ -1,15 +1,18 @@
 import { bucketOf, MAX_GROUPS, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
+import { bucketStart, nextBucketStart, wallAt, type Window } from '../../platform/analytics/time-window.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { SegmentCompiler, type PropertyCondition } from './segments/segment.rules.js';
 
 /**
- * The reads behind `eventStats`. Count and distinct customers alone come from the hourly rollup
- * (`event_stat`, one row per customer and hour) for the whole hours of the window and from the
- * events for its edges; anything that looks inside an event (`where`, `by`, `sumProperty`) is
- * answered from the events themselves, over the (store, event name, time) index.
+ * The reads behind `eventStats`. Count and distinct customers alone come from the rollups: per
+ * store-local day (`event_stat_day`, one row per customer and day) for the whole days of a daily,
+ * weekly or monthly window in the store's pinned zone, else per hour (`event_stat`, one row per
+ * customer and hour) for the whole hours, and from the events for the edges; anything that looks
+ * inside an event (`where`, `by`, `sumProperty`) is answered from the events themselves, over the
+ * (store, event name, time) index.
  */
+
 
 export interface EventSums {
   count: number;
@@ -32,22 +35,57 @@ export interface EventQuestion {
 
 const NONE: EventSums = { count: 0, customers: 0, sum: null };
 
+/**
+ * The whole local days of a window (its first local midnight at or after `from` to its last at or
+ * before `until`), each with its date and the index of the bucket that holds it (a daily, weekly or
+ * monthly bucket holds whole days).
+ */
+function wholeDays(window: Window): { from: number; until: number; dates: string[]; buckets: number[] } {
+  const zone = window.timeZone;
+  const first = bucketStart(window.from, 'DAY', zone);
+  const from = first === window.from ? first : nextBucketStart(first, 'DAY', zone);
+  const until = bucketStart(window.until, 'DAY', zone);
+  const dates: string[] = [];
+  const buckets: number[] = [];
+  let bucket = 0;
+  for (let day = from; day < until; day = nextBucketStart(day, 'DAY', zone)) {
+    while (bucket + 1 < window.starts.length && window.starts[bucket + 1]! <= day) bucket++;
+    const w = wallAt(day, zone);
+    dates.push(`${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`);
+    buckets.push(bucket);
+  }
+  return { from, until: Math.max(from, until), dates, buckets };
+}
+
 export class EventStatsReads {
   constructor(private readonly reads: HeavyReads) {}
 
-  async stats(storeId: string, eventName: string, window: Window, question: EventQuestion): Promise<EventStatRows> {
+  /** `dayZone`: the zone the store's day rollup is ready in (null: none, or not ready). */
+  async stats(storeId: string, eventName: string, window: Window, question: EventQuestion, dayZone: string | null = null): Promise<EventStatRows> {
     return question.where?.length || question.by !== undefined || question.sumProperty !== undefined
       ? this.fromEvents(storeId, eventName, window, question)
-      : this.fromRollup(storeId, eventName, window);
+      : this.fromRollup(storeId, eventName, window, dayZone);
   }
 
   /** Count and distinct customers per bucket, and distinct customers over the window. */
-  private async fromRollup(storeId: string, eventName: string, window: Window): Promise<EventStatRows> {
+  private async fromRollup(storeId: string, eventName: string, window: Window, dayZone: string | null): Promise<EventStatRows> {
     const c = new Conditions();
     const [store, name] = [c.p(storeId), c.p(eventName)];
     const bucket = bucketOf(c, window);
-    const { slots, raw } = readRanges(window, { perBucket: true });
     const branches: string[] = [];
+    // Whole local days from the day rollup when its zone is the window's and buckets are whole days.
+    const days = window.interval !== 'HOUR' && dayZone === window.timeZone ? wholeDays(window) : undefined;
+    let ranges = readRanges(window, { perBucket: true });
+    if (days?.dates.length) {
+      branches.push(`select d.bucket, s.customer_id, s.events as n
+        from unnest(${c.p(days.dates, 'date[]')}, ${c.p(days.buckets, 'int[]')}) as d(day, bucket)
+        join event_stat_day s on s.store_id = ${store} and s.event_name = ${name} and s.day = d.day`);
+      // The hours and rows of the window's edges, outside its whole days.
+      const before = readRanges(window, { perBucket: true, hi: days.from });
+      const after = readRanges(window, { perBucket: true, lo: days.until });
+      ranges = { slots: [...before.slots, ...after.slots], raw: [...before.raw, ...after.raw] };
+    }
+    const { slots, raw } = ranges;
     if (slots.length) {
       branches.push(`select ${bucket('s.slot')} as bucket, s.customer_id, s.events as n
         from ${rangesFrom(c, slots)} join event_stat s on s.store_id = ${store} and s.event_name = ${name} and s.slot >= r.lo and s.slot < r.hi`);

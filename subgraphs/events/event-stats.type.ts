@@ -13,7 +13,7 @@ export class EventMeasuresType {
   sum!: number | null;
 }
 
-export const EventBucketType = BucketType(EventMeasuresType, 'EventBucket');
+const EventBucketType = BucketType(EventMeasuresType, 'EventBucket');
 
 @ObjectType('EventGroup')
 export class EventGroupType {

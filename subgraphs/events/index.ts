@@ -4,6 +4,7 @@ import { eventAcceptance } from './event-acceptance.service.js';
 import { createCustomEventQueues, startCustomEventWorkers, startTransfer, stopCustomEventWorkers } from './custom-event.job.js';
 import { EventInbox } from './event-inbox.service.js';
 import { createPartitionQueue, startPartitionMaintenance } from './custom-event-partitions.job.js';
+import { createEventStatDaysQueue, EventStatDays, startEventStatDaysWorker } from './event-stats.job.js';
 import { inboxErasure } from './event-inbox.privacy.js';
 import { CustomEventResolver, customEventReferences } from './custom-event.resolver.js';
 import { CustomEventService } from './custom-event.service.js';
@@ -17,6 +18,7 @@ import { Migration20261125000400_flows } from './migrations/Migration20261125000
 import { Migration20261220000200_event_stats } from './migrations/Migration20261220000200_event_stats.js';
 import { Migration20261231000100_event_inbox } from './migrations/Migration20261231000100_event_inbox.js';
 import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
+import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -98,11 +100,13 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
       { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
+      { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
     ],
   },
   async queues(boss) {
     await createCustomEventQueues(boss);
     await createPartitionQueue(boss);
+    await createEventStatDaysQueue(boss);
     await createFlowQueues(boss);
   },
   services,
@@ -119,7 +123,7 @@ export const eventsSubgraph = defineModule({
       new CustomerFlowsResolver({ flows, customers, accounts: deps.accounts }),
       new MessageResolver(),
       new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
-      new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), accounts: deps.accounts }),
+      new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), days: new EventStatDays(deps.orm, deps.boss), accounts: deps.accounts }),
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
@@ -128,6 +132,7 @@ export const eventsSubgraph = defineModule({
     await startCustomEventWorkers(deps, events, inbox, { batchSize: deps.config.eventsBatchSize, concurrency: deps.config.eventsWorkerConcurrency });
     await startTransfer(deps, inbox);
     await startPartitionMaintenance(deps.orm, deps.boss, deps.logger);
+    await startEventStatDaysWorker(deps.orm, deps.boss, deps.logger);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
     return async () => {
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.

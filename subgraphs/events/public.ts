@@ -3,8 +3,8 @@
  * contract, the limits and schemas of custom event requests and of the bulk
  * answer, and the name of its rate-limit policy. Everything else is internal.
  */
-export { CUSTOM_EVENT_EVENTS, CustomEventCreated, CustomEventDocumentSchema, CustomerDocumentSchema, type CustomEventCreatedData } from './custom-event.events.js';
+export { CustomEventCreated, CustomEventDocumentSchema, CustomerDocumentSchema } from './custom-event.events.js';
 export { FlowRunDocumentSchema, MessageDocumentSchema } from './flows/flow.json.js';
 export type { EventAcceptance } from './event-acceptance.service.js';
-export { CUSTOM_EVENTS_QUEUE, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
+export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
 export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.schemas.js';

@@ -1,7 +1,9 @@
+import type { Orm } from '../../platform/db/orm.js';
 import { money, type Money } from '../../platform/money.js';
 import { DateTime, Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { shipmentIdsAfter } from './inbound-shipment.rows.js';
 import { discrepancy, InboundShipmentStatus, shipmentCurrency } from './inbound-shipment.rules.js';
-import type { InboundShipmentView } from './inbound-shipment.view.js';
+import { loadShipments, type InboundShipmentView } from './inbound-shipment.view.js';
 
 const Str = Type.String();
 const NullableStr = OrNull(Type.String());
@@ -132,4 +134,10 @@ export function inboundShipmentDetailJson(s: InboundShipmentView): InboundShipme
     damaged_count: s.damagedCount,
     missing_count: s.missingCount,
   };
+}
+
+/** A store's inbound shipments as their REST documents, a page at a time in id order (a webhook backfill's read). */
+export async function inboundShipmentDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number) {
+  const em = orm.em.fork();
+  return (await loadShipments(em, await shipmentIdsAfter(em, storeId, afterId, limit))).map((s) => ({ subjectId: s.id, data: { inbound_shipment: inboundShipmentJson(s) } }));
 }

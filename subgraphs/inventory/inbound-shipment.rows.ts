@@ -35,6 +35,12 @@ export interface InboundShipmentLineRow {
   missingQuantity: number;
 }
 
+/** A store's shipment ids after `afterId` (none: from the first), in id order: a page of a webhook backfill. */
+export async function shipmentIdsAfter(em: EntityManager, storeId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }>(em, `select id from inbound_shipment where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit]);
+  return rows.map((r) => r.id);
+}
+
 export async function loadShipmentRows(em: EntityManager, ids: readonly string[]): Promise<InboundShipmentRow[]> {
   return sql<InboundShipmentRow>(
     em,

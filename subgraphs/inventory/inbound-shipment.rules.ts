@@ -2,7 +2,6 @@ import type { Money } from '../../platform/money.js';
 import { conflict, invalid } from '../../platform/errors.js';
 import { Violations } from '../../platform/validation/index.js';
 import type { ReceiveInboundShipmentItemInput } from './inbound-shipment.input.js';
-import type { InboundShipmentLineRow } from './inbound-shipment.rows.js';
 
 /** A shipment's status, spelled exactly as REST shows it (the GraphQL enum carries the same spellings). */
 export enum InboundShipmentStatus {
@@ -28,8 +27,13 @@ export function checkTransition(from: InboundShipmentStatus, to: keyof typeof AL
   if (!ALLOWED_FROM[to].has(from)) throw conflict('invalid-transition', `An inbound shipment cannot go from ${from} to ${to}.`);
 }
 
-/** A line's expected units and running totals. */
-export type LineTotals = Pick<InboundShipmentLineRow, 'quantity' | 'receivedQuantity' | 'damagedQuantity' | 'missingQuantity'>;
+/** A line's expected units and running totals (what a stored line, inbound-shipment.rows.ts, carries). */
+export interface LineTotals {
+  quantity: number;
+  receivedQuantity: number;
+  damagedQuantity: number;
+  missingQuantity: number;
+}
 export type ReceiptLine = Pick<ReceiveInboundShipmentItemInput, 'itemId' | 'receivedQuantity' | 'damagedQuantity' | 'missingQuantity'>;
 
 /** 400 `validation-failed` naming every receipt line that reports no units. */

@@ -39,12 +39,8 @@ export function inboundShipmentListFilters(storeId: string, filters: InboundShip
   };
 }
 
-/** A store's inbound shipments as their REST documents, a page at a time in id order (a webhook backfill's read). */
-export async function inboundShipmentDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number) {
-  const em = orm.em.fork();
-  const ids = (await sql<{ id: string }>(em, `select id from inbound_shipment where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit])).map((r) => r.id);
-  return (await loadShipments(em, ids)).map((s) => ({ subjectId: s.id, data: { inbound_shipment: inboundShipmentJson(s) } }));
-}
+// Moved to inbound-shipment.json.ts; re-exported only while index.ts (being rewritten) imports it from here.
+export { inboundShipmentDocumentsPage } from './inbound-shipment.json.js';
 
 /** A shipment's lines, numbered from 1 in the order given. */
 const SHIPMENT_ITEMS = new BulkInsert<{ shipmentId: string; position: number; item: CreateInboundShipmentInput['items'][number] }>('inbound_shipment_item', [

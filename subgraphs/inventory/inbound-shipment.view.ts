@@ -6,7 +6,7 @@ import { loadShipmentLines, loadShipmentRows, type InboundShipmentLineRow, type 
 import { loadLocations, type LocationRow } from './location.rows.js';
 import { loadProducts, type ProductRow } from './product.rows.js';
 
-export interface InboundShipmentItemView extends Omit<InboundShipmentLineRow, 'shipmentId' | 'productId'> {
+interface InboundShipmentItemView extends Omit<InboundShipmentLineRow, 'shipmentId' | 'productId'> {
   product: ProductRow;
 }
 

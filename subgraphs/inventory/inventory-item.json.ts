@@ -1,6 +1,8 @@
+import type { Orm } from '../../platform/db/orm.js';
 import { DateTime, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { itemIdsAfter } from './inventory-item.rows.js';
 import { InventoryKind } from './inventory-item.rules.js';
-import type { InventoryItemView } from './inventory-item.view.js';
+import { loadItems, type InventoryItemView } from './inventory-item.view.js';
 
 /**
  * The published REST document of an item (service-spec.md, snake_case): one
@@ -41,4 +43,10 @@ export function inventoryItemJson(item: InventoryItemView): InventoryItemDocumen
     created_at: item.createdAt.toISOString(),
     updated_at: item.updatedAt.toISOString(),
   };
+}
+
+/** A store's inventory items as their REST documents, a page at a time in id order (a webhook backfill's read). */
+export async function inventoryItemDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number) {
+  const em = orm.em.fork();
+  return (await loadItems(em, await itemIdsAfter(em, storeId, afterId, limit))).map((i) => ({ subjectId: i.id, data: { inventory_item: inventoryItemJson(i) } }));
 }

@@ -43,6 +43,12 @@ export async function loadItemRowsByKey(em: EntityManager, keys: readonly { stor
 }
 
 /** The locations holding units of the items (quantity > 0), oldest location first. */
+/** A store's item ids after `afterId` (none: from the first), in id order: a page of a webhook backfill. */
+export async function itemIdsAfter(em: EntityManager, storeId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }>(em, `select id from inventory_item where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit]);
+  return rows.map((r) => r.id);
+}
+
 export async function loadItemLocations(em: EntityManager, itemIds: readonly string[]): Promise<ItemLocationRow[]> {
   return sql<ItemLocationRow>(
     em,

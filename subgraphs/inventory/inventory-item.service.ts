@@ -7,7 +7,6 @@ import { check } from '../../platform/validation/index.js';
 import type { AdjustInventoryInput, ReceiveUndeclaredInput } from './inventory-item.input.js';
 import { itemName, kindNeedsProduct, InventoryKind } from './inventory-item.rules.js';
 import { AdjustInventorySchema, ReceiveUndeclaredSchema } from './inventory-item.schemas.js';
-import { inventoryItemJson } from './inventory-item.json.js';
 import { loadItems, loadItemsByKey, type InventoryItemView } from './inventory-item.view.js';
 import { requireLocation } from './location.rows.js';
 import { PRODUCT_COLUMNS, productBySku, type ProductRow } from './product.rows.js';
@@ -25,12 +24,8 @@ export function inventoryItemListFilters(storeId: string, filters: InventoryItem
   return { list: 'inventory-items', storeId, ...filters };
 }
 
-/** A store's inventory items as their REST documents, a page at a time in id order (a webhook backfill's read). */
-export async function inventoryItemDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number) {
-  const em = orm.em.fork();
-  const ids = (await sql<{ id: string }>(em, `select id from inventory_item where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit])).map((r) => r.id);
-  return (await loadItems(em, ids)).map((i) => ({ subjectId: i.id, data: { inventory_item: inventoryItemJson(i) } }));
-}
+// Moved to inventory-item.json.ts; re-exported only while index.ts (being rewritten) imports it from here.
+export { inventoryItemDocumentsPage } from './inventory-item.json.js';
 
 /** Inventory items: direct stock changes and the item list. */
 export class InventoryItemService {

@@ -1,5 +1,12 @@
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
-import type { StockOnHandType } from './inventory-stats.type.js';
+
+/** Units on hand of one kind at one location. */
+export interface OnHandRow {
+  locationId: string;
+  locationName: string;
+  kind: string;
+  units: number;
+}
 
 /** Units in transit expected on one date (null: no date), over the shipments expected then. */
 export interface InboundRow {
@@ -13,8 +20,8 @@ export class InventoryStatsReads {
   constructor(private readonly reads: HeavyReads) {}
 
   /** Through each location of the store to its levels with stock (the partial kind index). */
-  async onHand(storeId: string): Promise<StockOnHandType[]> {
-    return heavySql<StockOnHandType>(this.reads, `select loc.id as "locationId", loc.name as "locationName", l.kind, sum(l.quantity)::float8 as units
+  async onHand(storeId: string): Promise<OnHandRow[]> {
+    return heavySql<OnHandRow>(this.reads, `select loc.id as "locationId", loc.name as "locationName", l.kind, sum(l.quantity)::float8 as units
          from location loc join inventory_level l on l.location_id = loc.id and l.quantity > 0
         where loc.store_id = $1 group by loc.id, loc.name, l.kind order by loc.name, loc.id, l.kind`,
       [storeId],

@@ -25,7 +25,7 @@ export class InboundMeasuresType {
   units!: number;
 }
 
-export const InboundBucketType = BucketType(InboundMeasuresType, 'InboundBucket');
+const InboundBucketType = BucketType(InboundMeasuresType, 'InboundBucket');
 
 @ObjectType('InboundStats', { description: 'Units in transit by expected arrival (a calendar date, counted at its midnight in the window\'s time zone).' })
 export class InboundStatsType {

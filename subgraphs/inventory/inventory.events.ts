@@ -1,14 +1,12 @@
 import { outboxContract } from '../../platform/jobs/outbox.js';
-import { DateTime, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { DateTime, OrNull, Strict, Type } from '../../platform/validation/index.js';
 import { InboundShipmentDocumentSchema } from './inbound-shipment.json.js';
 import { InventoryItemDocumentSchema } from './inventory-item.json.js';
 
 /** The payloads of the events the inventory subgraph publishes (version 1): the REST documents of what changed. */
-export const InboundShipmentEventDataSchema = Strict({ inbound_shipment: InboundShipmentDocumentSchema });
-export type InboundShipmentEventData = Static<typeof InboundShipmentEventDataSchema>;
+const InboundShipmentEventDataSchema = Strict({ inbound_shipment: InboundShipmentDocumentSchema });
 
-export const InventoryItemEventDataSchema = Strict({ inventory_item: InventoryItemDocumentSchema });
-export type InventoryItemEventData = Static<typeof InventoryItemEventDataSchema>;
+const InventoryItemEventDataSchema = Strict({ inventory_item: InventoryItemDocumentSchema });
 
 export const InboundShipmentCreated = outboxContract('inbound_shipment.created', 'inbound_shipment', 1, InboundShipmentEventDataSchema);
 /** Every committed change of a shipment (transit, receipts). */
@@ -18,10 +16,9 @@ export const InventoryItemCreated = outboxContract('inventory_item.created', 'in
 export const InventoryItemUpdated = outboxContract('inventory_item.updated', 'inventory_item', 1, InventoryItemEventDataSchema);
 
 /** A product's facts other subgraphs keep a copy of (the returns subgraph shows the UPC on return items). */
-export const ProductEventDataSchema = Strict({
+const ProductEventDataSchema = Strict({
   product: Strict({ id: Type.String(), sku: Type.String(), upc: OrNull(Type.String()), updatedAt: DateTime() }),
 });
-export type ProductEventData = Static<typeof ProductEventDataSchema>;
 
 /** Every create or update of a product (no webhook topic carries it). */
 export const ProductUpserted = outboxContract('product.upserted', 'product', 1, ProductEventDataSchema);

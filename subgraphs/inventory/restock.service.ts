@@ -8,7 +8,7 @@ import { completedReturn, restockedItem } from './restock.rules.js';
 import { StockWriter } from './stock.service.js';
 
 /** The location restocks land at when the store has no return location (created on demand). */
-export const RETURNS_LOCATION_NAME = 'Returns';
+const RETURNS_LOCATION_NAME = 'Returns';
 
 /**
  * Restocks completed returns: each return item is added once, ever, as kind

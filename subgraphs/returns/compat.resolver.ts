@@ -13,7 +13,7 @@ import { WINDOW_PAGE_SIZE, type CommentRow } from './return.rows.js';
 import type { ReturnStatus } from './return.rules.js';
 import { ReturnWindowSchema } from './return.schemas.js';
 import { ReturnCommentType, ReturnStatusEnum, ReturnType } from './return.type.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 /**
  * The operations only the compatibility API calls (rest-facade/compat/):
@@ -52,7 +52,11 @@ function changeResult(change: ConditionalChange) {
 
 @Resolver(() => ReturnType)
 export class CompatResolver {
-  constructor(private readonly deps: ReturnsResolverDeps) {}
+  private readonly views: ReturnViews;
+
+  constructor(private readonly deps: ReturnsResolverDeps) {
+    this.views = new ReturnViews(deps.reads);
+  }
 
   @FieldResolver(() => String, {
     description: "This return's facts as one flat JSON document (ids and numeric ids, status, times, shipment, customer, order, items with their order lines' amounts), for API surfaces that map returns to their own formats.",
@@ -64,7 +68,7 @@ export class CompatResolver {
   @Query(() => ReturnType, { nullable: true, description: 'A return of the store found by id, numeric id, order name or order numeric id (an order: its newest return); null when none.' })
   async lookupReturn(@Arg('storeId', () => ID) storeId: string, @Arg('by', () => ReturnLookupInput) by: ReturnLookupInput, @Ctx() ctx: GraphQLContext): Promise<ReturnView | null> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
-    const view = await this.deps.reads.lookup(storeId, checkLookup({ ...by }));
+    const view = await this.views.lookup(storeId, checkLookup({ ...by }));
     if (view) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return view;
   }
@@ -90,7 +94,7 @@ export class CompatResolver {
     // A cursor is a position (a time and an id) in the store's returns, bound to the store only: the same
     // position applies under another window or condition (Loop's cursors are positions, decisions section 17).
     const filters = { list: 'returns-window', storeId };
-    const page = await this.deps.reads.window(storeId, input, pageRequest(first, after, filters, false, { before, size: WINDOW_PAGE_SIZE }));
+    const page = await this.views.window(storeId, input, pageRequest(first, after, filters, false, { before, size: WINDOW_PAGE_SIZE }));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return { page };
   }

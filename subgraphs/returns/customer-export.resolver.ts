@@ -7,17 +7,23 @@ import { selects } from '../../platform/graphql/selection.js';
 import { pageRequest } from '../../platform/api/pagination.js';
 import { CustomerExportReference } from './customer-export.type.js';
 import { OrderConnection } from './order.type.js';
-import type { OrderView } from './order.view.js';
+import { OrderViews, type OrderView } from './order.view.js';
 import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnConnection } from './return.type.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 const REQUIRES = '@requires(fields: "storeId email phoneNumber")';
 
 /** `CustomerExport.orders` and `.returns`: this subgraph's part of an access request. */
 @Resolver(() => CustomerExportReference)
 export class CustomerExportResolver {
-  constructor(private readonly deps: ReturnsResolverDeps) {}
+  private readonly orderViews: OrderViews;
+  private readonly returnViews: ReturnViews;
+
+  constructor(private readonly deps: ReturnsResolverDeps) {
+    this.orderViews = new OrderViews(deps.orderReads);
+    this.returnViews = new ReturnViews(deps.reads);
+  }
 
   @Directive(REQUIRES)
   @FieldResolver(() => OrderConnection, { description: "Orders whose customer has the export's email or phone number, newest first." })
@@ -31,7 +37,7 @@ export class CustomerExportResolver {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, exported.storeId, 'privacy_read');
     const request = pageRequest(first, after, { list: 'export-orders', export: exported.id }, selects(info, 'totalCount'));
-    return toConnection(await this.deps.orderReads.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
+    return toConnection(await this.orderViews.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
   }
 
   @Directive(REQUIRES)
@@ -45,6 +51,6 @@ export class CustomerExportResolver {
   ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, exported.storeId, 'privacy_read');
     const request = pageRequest(first, after, { list: 'export-returns', export: exported.id }, selects(info, 'totalCount'));
-    return toConnection(await this.deps.reads.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
+    return toConnection(await this.returnViews.listForCustomer(exported.storeId, exported.email, exported.phoneNumber, request));
   }
 }

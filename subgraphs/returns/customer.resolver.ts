@@ -9,12 +9,16 @@ import { pageRequest } from '../../platform/api/pagination.js';
 import { CustomerReference } from './customer.type.js';
 import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnConnection } from './return.type.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 /** `Customer.returns`: this subgraph's field on the events subgraph's customer. */
 @Resolver(() => CustomerReference)
 export class CustomerReturnsResolver {
-  constructor(private readonly deps: ReturnsResolverDeps) {}
+  private readonly views: ReturnViews;
+
+  constructor(private readonly deps: ReturnsResolverDeps) {
+    this.views = new ReturnViews(deps.reads);
+  }
 
   @Directive('@requires(fields: "storeId email phoneNumber")')
   @FieldResolver(() => ReturnConnection, { description: "Returns of this customer's orders (matched by email or phone)." })
@@ -28,6 +32,6 @@ export class CustomerReturnsResolver {
     // The representation comes from the gateway, but a subgraph reached directly must not trust it.
     await authorizeStoreAccess(ctx, this.deps.accounts, customer.storeId, 'returns_read');
     const filters = { list: 'customer-returns', customer: filterDigest({ id: customer.id }) };
-    return toConnection(await this.deps.reads.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters, selects(info, 'totalCount'))));
+    return toConnection(await this.views.listForCustomer(customer.storeId, customer.email, customer.phoneNumber, pageRequest(first, after, filters, selects(info, 'totalCount'))));
   }
 }

@@ -12,11 +12,15 @@ import { OrderType } from './order.type.js';
 import type { OrderView } from './order.view.js';
 import { returnLoaders, type ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnConnection } from './return.type.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 @Resolver(() => OrderType)
 export class OrderResolver {
-  constructor(private readonly deps: ReturnsResolverDeps) {}
+  private readonly returnViews: ReturnViews;
+
+  constructor(private readonly deps: ReturnsResolverDeps) {
+    this.returnViews = new ReturnViews(deps.reads);
+  }
 
   @Query(() => OrderType, { nullable: true, description: 'An order by id; null when absent or in another account.' })
   async order(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<OrderView | null> {
@@ -43,6 +47,6 @@ export class OrderResolver {
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ReturnView>> {
-    return toConnection(await this.deps.reads.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }, selects(info, 'totalCount'))));
+    return toConnection(await this.returnViews.listForOrder(order.id, pageRequest(first, after, { list: 'order-returns', orderId: order.id }, selects(info, 'totalCount'))));
   }
 }

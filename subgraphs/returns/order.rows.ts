@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Orm } from '../../platform/db/orm.js';
 import type { AddressBody } from './order.schemas.js';
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
-import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
-import { orderView, type OrderView } from './order.view.js';
+import type { Page, PageRequest } from '../../platform/api/pagination.js';
 
-/** Orders as stored (camelCase aliases from SQL), their column lists and the loader of whole orders. */
+/** Orders as stored (camelCase aliases from SQL), their column lists and the reads of whole orders (order.view.ts assembles the views). */
 
 export interface Address {
   line1: string | null;
@@ -77,22 +76,23 @@ export const ORDER_LINES = `
       'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text) order by l.position)
     from order_line_item l where l.order_id = o.id and l.removed_at is null), '[]') as lines`;
 
-/** Whole orders by id (what the orders DataLoader batches). */
+/** A whole order in one row: the order and its visible lines. */
+export type WholeOrderRow = OrderRow & { lines: OrderLineRow[] };
+
+/** Whole orders' rows by id (what the orders DataLoader batches) and a customer's orders. */
 export class OrderReads {
   constructor(private readonly orm: Orm) {}
 
-  async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<OrderView[]> {
+  async byIds(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<WholeOrderRow[]> {
     if (ids.length === 0) return [];
     // One round trip: each order with its lines aggregated.
-    const orders = await sql<OrderRow & { lines: OrderLineRow[] }>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
-    return orders.map(({ lines, ...order }) => orderView(order, lines));
+    return sql<WholeOrderRow>(em, `select ${ORDER_COLUMNS}, ${ORDER_LINES} from "order" o where o.id = any($1)`, [ids]);
   }
 
   /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
-  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<OrderView>> {
+  listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<WholeOrderRow>> {
     const c = new Conditions();
     c.and(`o.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = ${c.p(email?.toLowerCase() ?? null)} or o.customer_phone = ${c.p(phone)})`);
-    const rows = await keysetPage<OrderRow & { lines: OrderLineRow[] }>(this.orm.em.fork(), { columns: `${ORDER_COLUMNS}, ${ORDER_LINES}`, from: '"order" o', where: c, sortColumn: 'o.created_at', idColumn: 'o.id', page });
-    return mapPage(rows, ({ lines, ...order }) => orderView(order, lines));
+    return keysetPage<WholeOrderRow>(this.orm.em.fork(), { columns: `${ORDER_COLUMNS}, ${ORDER_LINES}`, from: '"order" o', where: c, sortColumn: 'o.created_at', idColumn: 'o.id', page });
   }
 }

@@ -17,7 +17,7 @@ export const AddressSchema = Strict(
 );
 export type AddressBody = Static<typeof AddressSchema>;
 
-export const OrderLineSchema = Strict({
+const OrderLineSchema = Strict({
   id: Text({ description: "The commerce platform's line item id (returns name it as lineItemId)." }),
   productId: optionalText(255),
   variantId: optionalText(255),

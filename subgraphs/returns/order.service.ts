@@ -7,7 +7,7 @@ import { check } from '../../platform/validation/index.js';
 import { isOrderSync, orderFromSync, OrderSyncSchema } from './order-sync.schemas.js';
 import { addressOrNull, type OrderLineRow, type OrderReads } from './order.rows.js';
 import { UpsertOrderSchema, type OrderBody } from './order.schemas.js';
-import type { OrderView } from './order.view.js';
+import { OrderViews, type OrderView } from './order.view.js';
 import { unitsInReturns } from './return.rows.js';
 import { keepsReturnedUnits } from './return.rules.js';
 
@@ -81,10 +81,14 @@ const ORDER_LINES = new BulkInsert<{ line: OrderLineInput; position: number; ord
 
 /** Orders pushed in by commerce platforms; returns are made against their lines. */
 export class OrderService {
+  private readonly views: OrderViews;
+
   constructor(
     private readonly orm: Orm,
-    private readonly reads: OrderReads,
-  ) {}
+    reads: OrderReads,
+  ) {
+    this.views = new OrderViews(reads);
+  }
 
   /**
    * Creates or updates an order by (store, provider, external id). An update
@@ -131,7 +135,7 @@ export class OrderService {
         ],
       );
       await this.syncLines(em, orderId, input);
-      const [view] = await this.reads.views([orderId], em);
+      const [view] = await this.views.byIds([orderId], em);
       return { view: view!, created: !existing };
     });
   }

@@ -1,10 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
-import type { Address, OrderLineRow, OrderRow } from './order.rows.js';
+import type { Address, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
 import { orderTotals } from './order.rules.js';
 
-/** An order as the API serves it, built from its row and its lines. */
+/** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
 
-export interface OrderItemView {
+interface OrderItemView {
   id: string;
   numericId: string;
   externalId: string;
@@ -70,4 +72,21 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
       discount: m(l.discount),
     })),
   };
+}
+
+const wholeOrderView = ({ lines, ...order }: WholeOrderRow): OrderView => orderView(order, lines);
+
+/** Whole orders as views, read through the rows' reads. */
+export class OrderViews {
+  constructor(private readonly reads: OrderReads) {}
+
+  /** Views of the given orders (one query whatever their number), in no particular order. */
+  async byIds(ids: readonly string[], em?: EntityManager): Promise<OrderView[]> {
+    return (await this.reads.byIds(ids, em)).map(wholeOrderView);
+  }
+
+  /** Orders whose customer has this email (case-insensitive) or phone, newest first (a customer export). */
+  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<OrderView>> {
+    return mapPage(await this.reads.listForCustomer(storeId, email, phone, page), wholeOrderView);
+  }
 }

@@ -4,12 +4,11 @@
  * inputs and documents (for the facade and the API reference). Everything
  * else is internal.
  */
-export { ReturnCreated, ReturnUpdated, RETURN_EVENTS, type ReturnEventData } from './return.events.js';
+export { ReturnCreated, ReturnUpdated, type ReturnEventData } from './return.events.js';
 export { CommentBodySchema, CreateReturnSchema, ProcessBodySchema, ReturnListQuerySchema, StatusBodySchema } from './return.schemas.js';
 export { OrderBodySchema } from './order.schemas.js';
 export { RETURN_STATUSES } from './return.rules.js';
-export { RestCommentSchema, RestReturnListSchema, RestReturnSchema, type RestReturn } from './return.json.js';
-export { RestOrderSchema, type RestOrder } from './order.json.js';
+export { RestCommentSchema, RestReturnListSchema, RestReturnSchema } from './return.json.js';
+export { RestOrderSchema } from './order.json.js';
 export type { ReturnRecord, ReturnRecordItem } from './compat.json.js';
 export { isOrderSync, OrderSyncSchema } from './order-sync.schemas.js';
-export { returnDocumentsPage } from './return.backfill.js';

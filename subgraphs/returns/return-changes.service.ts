@@ -10,7 +10,7 @@ import { check } from '../../platform/validation/index.js';
 import { ReturnUpdated, type ReturnEvents } from './return.events.js';
 import { COMMENT_COLUMNS, conditionSql, type CommentRow, type ReturnReads, type Shipment } from './return.rows.js';
 import { assertTransition, canTransition, CLOSED_STATUSES, returnStatusForShipment, type ReturnStatus } from './return.rules.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 import {
   CommentContentSchema,
   ProcessBodySchema,
@@ -47,19 +47,23 @@ function returnNotFound(): AppError {
  * publishes `return.updated` in the same transaction.
  */
 export class ReturnChanges {
+  private readonly views: ReturnViews;
+
   constructor(
     private readonly orm: Orm,
     private readonly boss: PgBoss,
     private readonly reads: ReturnReads,
     private readonly events: ReturnEvents,
-  ) {}
+  ) {
+    this.views = new ReturnViews(reads);
+  }
 
   /** The id of the return a lookup finds in the store (404 when none). */
   async find(storeId: string, rawLookup: unknown, em?: EntityManager): Promise<string> {
     const lookup = checkLookup(rawLookup);
-    const view = await this.reads.lookup(storeId, lookup, em);
-    if (!view) throw returnNotFound();
-    return view.id;
+    const row = await this.reads.lookup(storeId, lookup, em);
+    if (!row) throw returnNotFound();
+    return row.id;
   }
 
   /** Moves the return to `target` if it meets `condition` (and the transition table allows it: 409 otherwise). */
@@ -280,9 +284,9 @@ export class ReturnChanges {
       conditionSql(c, condition);
       const [row] = await sql<LockedRow>(em, `select r.status, r.shipments, (${c.where}) as matches from return r where r.id = $1 for update`, c.params);
       if (!row) throw returnNotFound();
-      if (!row.matches) return { applied: false, view: (await this.reads.views([returnId], em))[0]! };
+      if (!row.matches) return { applied: false, view: (await this.views.byIds([returnId], em))[0]! };
       const changed = await change(em, row, returnId);
-      const view = changed ? await this.events.emit(em, ReturnUpdated, returnId, row.status) : (await this.reads.views([returnId], em))[0]!;
+      const view = changed ? await this.events.emit(em, ReturnUpdated, returnId, row.status) : (await this.views.byIds([returnId], em))[0]!;
       return { applied: true, view };
     });
   }

@@ -10,7 +10,7 @@ import { ReturnCreated, type ReturnEvents } from './return.events.js';
 import { unitsInReturns, type ReturnReads, type Shipment } from './return.rows.js';
 import { itemAmounts, itemCompensation, returnableUnits, type ReturnStatus } from './return.rules.js';
 import { CreateReturnSchema, type CreateReturnBody } from './return.schemas.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /** A return's item as it is inserted: the order line it returns and its amounts. */
@@ -42,12 +42,16 @@ const RETURN_ITEMS = new BulkInsert<NewItem & { returnId: string }>('return_item
 
 /** Creates returns for order lines (decisions section 8). */
 export class ReturnCreation {
+  private readonly views: ReturnViews;
+
   constructor(
     private readonly orm: Orm,
-    private readonly reads: ReturnReads,
+    reads: ReturnReads,
     private readonly events: ReturnEvents,
     private readonly settings: StoreSettingsService,
-  ) {}
+  ) {
+    this.views = new ReturnViews(reads);
+  }
 
   /**
    * With an idempotency key, the same body again replays the first result
@@ -64,7 +68,7 @@ export class ReturnCreation {
         return { value: view, resultId: view.id };
       });
       if (keyed.kind === 'created') return { view: keyed.value, replayed: false };
-      const [view] = await this.reads.views([keyed.resultId], em);
+      const [view] = await this.views.byIds([keyed.resultId], em);
       return { view: view!, replayed: true };
     });
   }

@@ -1,5 +1,5 @@
 import { bucketOf, rangesFrom, readRanges } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
+import type { Window } from '../../platform/analytics/time-window.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';

@@ -35,7 +35,7 @@ export class ReturnMeasuresType {
   returnRate!: number | null;
 }
 
-export const ReturnBucketType = BucketType(ReturnMeasuresType, 'ReturnBucket');
+const ReturnBucketType = BucketType(ReturnMeasuresType, 'ReturnBucket');
 
 @ObjectType('ReturnGroup')
 export class ReturnGroupType {

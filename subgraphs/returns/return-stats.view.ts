@@ -1,5 +1,5 @@
 import { addMoney, MAX_GROUPS, moneyList, topGroups } from '../../platform/analytics/sql.js';
-import type { Window } from '../../platform/analytics/time-window.input.js';
+import type { Window } from '../../platform/analytics/time-window.js';
 import type { Decimal } from '../../platform/money.js';
 import type { ReturnFilter } from './return.schemas.js';
 import type { ReturnStatsReads, StatRow, StatShape } from './return-stats.rows.js';

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxContract, publish } from '../../platform/jobs/outbox.js';
 import { Int, OneOf, OrNull, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { returnRecord, type ReturnRecord } from './compat.json.js';
 import { restOrder, RestOrderSchema } from './order.json.js';
 import { restReturn, RestReturnSchema } from './return.json.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
 import type { ReturnReads } from './return.rows.js';
+import { ReturnViews } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /**
@@ -13,11 +15,14 @@ import type { StoreSettingsService } from './store-settings.service.js';
  * (their schemas, not a copy); `items` carries what consumers need of each
  * active item that the REST document does not show (the line's title).
  */
-export const ReturnEventDataSchema = Strict({
+const ReturnEventDataSchema = Strict({
   return: RestReturnSchema,
   order: RestOrderSchema,
   previousStatus: OrNull(OneOf(RETURN_STATUSES, { description: 'The status before the change (`null` on creation).' })),
   destinationLocationId: OrNull(Type.String({ description: "The store's return location when the change committed (restock goes there), or null." })),
+  record: Type.Unsafe<ReturnRecord>(
+    Type.Object({}, { additionalProperties: true, description: "The return's flat record (compat.json.ts), from which other platforms' formats are made (Loop's webhooks)." }),
+  ),
   items: Type.Array(
     Strict({
       id: Type.String(),
@@ -38,13 +43,17 @@ export const RETURN_EVENTS = [ReturnCreated, ReturnUpdated] as const;
 
 /** Publishes a return's new state in the caller's transaction. */
 export class ReturnEvents {
+  private readonly views: ReturnViews;
+
   constructor(
-    private readonly reads: ReturnReads,
+    reads: ReturnReads,
     private readonly settings: StoreSettingsService,
-  ) {}
+  ) {
+    this.views = new ReturnViews(reads);
+  }
 
   async emit(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, returnId: string, previousStatus: string | null) {
-    const [view] = await this.reads.views([returnId], em);
+    const [view] = await this.views.byIds([returnId], em);
     const settings = await this.settings.get(view!.storeId, em);
     await publish(em, contract, [
       {
@@ -55,6 +64,7 @@ export class ReturnEvents {
           order: restOrder(view!.prefetchedOrder!),
           // A value of the status column, which holds only statuses.
           previousStatus: previousStatus as ReturnStatus | null,
+          record: returnRecord(view!),
           destinationLocationId: settings.returnLocationId,
           items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },

@@ -1,9 +1,10 @@
+import type { Orm } from '../../platform/db/orm.js';
 import { Int, MoneyDocument, OneOf, OrNull, Strict, Type, type Static, type TSchema } from '../../platform/validation/index.js';
-import { known, NamedProduct, NamedVariant, NO_PROTECTION, ProtectionFlags, RestOrderSchema } from './order.json.js';
+import { known, NamedProduct, NamedVariant, NO_PROTECTION, ProtectionFlags, restOrder, RestOrderSchema, type RestOrder } from './order.json.js';
 import type { Address } from './order.rows.js';
-import type { Shipment } from './return.rows.js';
+import { returnIdsAfter, ReturnReads, type Shipment } from './return.rows.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return.rules.js';
-import type { ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnView } from './return.view.js';
 
 /**
  * The REST document of a return (service-spec "Return"; its order's is in
@@ -28,15 +29,15 @@ const Timestamp = Type.String({ format: 'date-time' });
 const MoneySchema = MoneyDocument;
 const AmountOf = Strict({ amount: MoneySchema });
 
-export const RestAddressSchema = Strict(
+const RestAddressSchema = Strict(
   { line1: Str, line2: OptStr, city: Str, state: Str, postalCode: Str, country: Str },
   { title: 'Address', description: 'Lines the service does not know are empty strings (line2 is left out).' },
 );
 
 /** The carrier statuses a shipment shows (the real platform's names). */
-export const REST_SHIPMENT_STATUSES = ['unknown', 'pre_transit', 'in_transit', 'out_for_delivery', 'available_for_pickup', 'cancelled', 'delivered', 'error', 'failure', 'return_to_sender', 'expired'] as const;
+const REST_SHIPMENT_STATUSES = ['unknown', 'pre_transit', 'in_transit', 'out_for_delivery', 'available_for_pickup', 'cancelled', 'delivered', 'error', 'failure', 'return_to_sender', 'expired'] as const;
 
-export const RestShipmentSchema = Strict(
+const RestShipmentSchema = Strict(
   {
     carrier: OptStr,
     status: OneOf(REST_SHIPMENT_STATUSES, { description: 'label_created shows as pre_transit, returned_to_sender as return_to_sender.' }),
@@ -61,7 +62,7 @@ const ExchangeItemSchema = Strict({
 });
 
 
-export const RestReturnItemSchema = Strict(
+const RestReturnItemSchema = Strict(
   {
     id: Str,
     orderItem: Strict({ id: Type.String({ description: "The order line's service id." }), line_item_id: Type.String({ description: "The order line's external id." }) }),
@@ -268,4 +269,19 @@ export function restReturn(view: ReturnView): RestReturn {
     tags: view.tags,
     totals: view.totals,
   };
+}
+
+/**
+ * A store's returns as their current REST documents, a page at a time in id order (a webhook
+ * backfill's read: the same documents the return events carry).
+ */
+export async function returnDocumentsPage(orm: Orm, storeId: string, afterId: string | null, limit: number): Promise<{ subjectId: string; data: { return: RestReturn; order: RestOrder } }[]> {
+  const em = orm.em.fork();
+  const ids = await returnIdsAfter(em, storeId, afterId, limit);
+  const views = await new ReturnViews(new ReturnReads(orm)).byIds(ids, em);
+  const byId = new Map(views.map((v) => [v.id, v]));
+  return ids.map((id) => {
+    const view = byId.get(id)!;
+    return { subjectId: id, data: { return: restReturn(view), order: restOrder(view.prefetchedOrder!) } };
+  });
 }

@@ -16,7 +16,7 @@ import { restOrder } from './order.json.js';
 import type { OrderReads } from './order.rows.js';
 import type { OrderService } from './order.service.js';
 import { OrderType } from './order.type.js';
-import type { OrderView } from './order.view.js';
+import { OrderViews, type OrderView } from './order.view.js';
 import type { ReturnChanges } from './return-changes.service.js';
 import type { ReturnCreation } from './return-creation.service.js';
 import { ReturnFilterInput, ShipmentEventInput } from './return.input.js';
@@ -35,7 +35,7 @@ import {
   ReturnTimelineEntryType,
   ReturnType,
 } from './return.type.js';
-import type { ReturnItemView, ReturnView } from './return.view.js';
+import { ReturnViews, type ReturnItemView, type ReturnView } from './return.view.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 
 /** What every resolver of the subgraph is built with (index.ts builds it once per schema). */
@@ -51,10 +51,13 @@ export interface ReturnsResolverDeps {
 
 /** Per-request loaders: one round of queries for all the returns (or orders) a response needs. */
 export function returnLoaders(ctx: GraphQLContext, deps: Pick<ReturnsResolverDeps, 'reads' | 'orderReads'>) {
-  return memoize(ctx, 'returns.loaders', () => ({
-    returns: new DataLoader<string, ReturnView | null>(batchById((ids) => deps.reads.views(ids))),
-    orders: new DataLoader<string, OrderView | null>(batchById((ids) => deps.orderReads.views(ids))),
-  }));
+  return memoize(ctx, 'returns.loaders', () => {
+    const [returns, orders] = [new ReturnViews(deps.reads), new OrderViews(deps.orderReads)];
+    return {
+      returns: new DataLoader<string, ReturnView | null>(batchById((ids) => returns.byIds(ids))),
+      orders: new DataLoader<string, OrderView | null>(batchById((ids) => orders.byIds(ids))),
+    };
+  });
 }
 
 /** A return the caller may act on: invisible ones do not exist (404); then the scope (403). */
@@ -83,7 +86,11 @@ export class ReturnPageResolver {
 
 @Resolver(() => ReturnType)
 export class ReturnResolver {
-  constructor(private readonly deps: ReturnsResolverDeps) {}
+  private readonly views: ReturnViews;
+
+  constructor(private readonly deps: ReturnsResolverDeps) {
+    this.views = new ReturnViews(deps.reads);
+  }
 
   @Query(() => ReturnType, { nullable: true, description: 'A return by id; null when absent or in another account.' })
   async return(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<ReturnView | null> {
@@ -103,7 +110,7 @@ export class ReturnResolver {
   ): Promise<Connection<ReturnView>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
     const filters = check(ReturnFilterSchema, { ...filter }, { prefix: '/filter', detail: 'A filter value is invalid.' });
-    const page = await this.deps.reads.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }, selects(info, 'totalCount')));
+    const page = await this.views.list(storeId, filters, pageRequest(first, after, { list: 'returns', storeId, ...filters }, selects(info, 'totalCount')));
     for (const view of page.items) returnLoaders(ctx, this.deps).returns.prime(view.id, view);
     return toConnection(page);
   }

@@ -1,17 +1,16 @@
 import { Conditions, keysetPage } from '../../platform/db/keyset.js';
 import { sql, type EntityManager, type Orm } from '../../platform/db/orm.js';
-import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
+import type { Page, PageRequest } from '../../platform/api/pagination.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
 import { ORDER_COLUMNS, ORDER_LINES, type Address, type OrderLineRow, type OrderRow } from './order.rows.js';
-import { orderView } from './order.view.js';
 import { RELEASED_STATUSES } from './return.rules.js';
 import type { ReturnCondition, ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.js';
-import { returnView, type ReturnView } from './return.view.js';
 
 /**
  * Returns as stored (camelCase aliases from SQL), their column lists and the
- * reads of them: whole returns by id (what the DataLoader batches), lists,
- * lookups and windows, comments, timeline, and the units returns hold.
+ * reads of them: whole returns' rows by id (what the DataLoader batches),
+ * lists, lookups and windows, comments, timeline, and the units returns hold.
+ * The views are assembled from these rows in return.view.ts.
  */
 
 export interface ReturnRow {
@@ -124,7 +123,7 @@ export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_
  * A return's active items and its comments as JSON arrays, so one query loads
  * whole returns (numerics as text: JSON numbers would lose exactness).
  */
-export const RETURN_PARTS = `
+const RETURN_PARTS = `
   coalesce((select json_agg(json_build_object(
       'id', i.id, 'returnId', i.return_id, 'orderLineItemId', i.order_line_item_id, 'lineExternalId', l.external_id,
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
@@ -137,27 +136,20 @@ export const RETURN_PARTS = `
     from return_comment c where c.return_id = r.id), '[]') as comments`;
 
 /** The return's order (joined as `o`) with its lines, as one JSON object: no second query for `Return.order`. */
-export const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
+const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
 
 export const COMMENT_COLUMNS = `id, compat_id::text as "compatId", return_id as "returnId", message, image, created_at as "createdAt"`;
 
+/** A row as `json_build_object` gives it: timestamps are text. */
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
-type ReturnRowWithParts = ReturnRow & {
+
+/** A whole return in one row: the return, its active items and its comments (return.view.ts assembles the view). */
+export type WholeReturnRow = ReturnRow & {
   items: ReturnItemRow[];
   comments: Jsonified<CommentRow>[];
   /** Present when the query joined the order in (lookups by id; list pages share orders through a loader instead). */
   orderJson?: Jsonified<OrderRow> & { lines: OrderLineRow[] };
 };
-
-/** Builds the view from one row of the return query (with its order, when the row carries it). */
-function assemble({ items, comments, orderJson, ...row }: ReturnRowWithParts): ReturnView {
-  const view = returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
-  if (orderJson) {
-    const { lines, ...order } = orderJson;
-    view.prefetchedOrder = orderView({ ...order, createdAt: new Date(order.createdAt), updatedAt: new Date(order.updatedAt) }, lines);
-  }
-  return view;
-}
 
 const FROM = 'return r join "order" o on o.id = r.order_id';
 
@@ -175,15 +167,14 @@ export function conditionSql(c: Conditions, condition: ReturnCondition | null | 
   return c;
 }
 
-/** Reads of returns: whole returns by id (one query whatever their number) and keyset-paged lists. */
+/** Reads of returns: whole returns' rows by id (one query whatever their number) and keyset-paged lists of them. */
 export class ReturnReads {
   constructor(private readonly orm: Orm) {}
 
-  /** Full views of the given returns, items, comments and order included. */
-  async views(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<ReturnView[]> {
+  /** The given returns, items, comments and order included (in no particular order). */
+  async byIds(ids: readonly string[], em: EntityManager = this.orm.em.fork()): Promise<WholeReturnRow[]> {
     if (ids.length === 0) return [];
-    const rows = await sql<ReturnRowWithParts>(em, `select ${RETURN_COLUMNS}, ${RETURN_PARTS}, ${RETURN_ORDER} from ${FROM} where r.id = any($1)`, [ids]);
-    return rows.map(assemble);
+    return sql<WholeReturnRow>(em, `select ${RETURN_COLUMNS}, ${RETURN_PARTS}, ${RETURN_ORDER} from ${FROM} where r.id = any($1)`, [ids]);
   }
 
   async comments(returnId: string): Promise<CommentRow[]> {
@@ -195,7 +186,7 @@ export class ReturnReads {
   }
 
   /** A store's returns, most recently updated first (decisions section 8); time bounds are instants (dates are UTC midnights). */
-  async list(storeId: string, filters: ReturnFilter, page: PageRequest): Promise<Page<ReturnView>> {
+  async list(storeId: string, filters: ReturnFilter, page: PageRequest): Promise<Page<WholeReturnRow>> {
     const c = new Conditions();
     const instant = (value: string | null | undefined) => (value ? timeBoundInstant(value) : undefined);
     c.and(`r.store_id = ${c.p(storeId)}`)
@@ -214,52 +205,56 @@ export class ReturnReads {
    * One return found inside a store by id, numeric id, order name or order
    * numeric id; an order (by name or number) finds its newest return.
    */
-  async lookup(storeId: string, by: ReturnLookup, em: EntityManager = this.orm.em.fork()): Promise<ReturnView | null> {
+  async lookup(storeId: string, by: ReturnLookup, em: EntityManager = this.orm.em.fork()): Promise<WholeReturnRow | null> {
     const c = new Conditions();
     c.and(`r.store_id = ${c.p(storeId)}`)
       .when(by.id, (v) => `r.id = ${v}`)
       .when(by.numericId, (v) => `r.compat_id = ${v}`, 'bigint')
       .when(by.orderName, (v) => `r.order_name = ${v}`)
       .when(by.orderNumericId, (v) => `o.compat_id = ${v}`, 'bigint');
-    const [row] = await sql<ReturnRowWithParts>(
+    const [row] = await sql<WholeReturnRow>(
       em,
       `select ${RETURN_COLUMNS}, ${RETURN_PARTS}, ${RETURN_ORDER} from ${FROM} where ${c.where} order by r.created_at desc, r.id desc limit 1`,
       c.params,
     );
-    return row ? assemble(row) : null;
+    return row ?? null;
   }
 
   /**
    * A store's returns created (or last updated) within [from, until), newest
    * first on that time, that meet the condition; paged both ways.
    */
-  async window(storeId: string, window: ReturnWindow, page: PageRequest): Promise<Page<ReturnView>> {
+  window(storeId: string, window: ReturnWindow, page: PageRequest): Promise<Page<WholeReturnRow>> {
     const column = window.field === 'created_at' ? 'r.created_at' : 'r.updated_at';
     const c = new Conditions();
     c.and(`r.store_id = ${c.p(storeId)}`)
       .and(`${column} >= ${c.p(window.from, 'timestamptz')}`)
       .and(`${column} < ${c.p(window.until, 'timestamptz')}`);
     conditionSql(c, window.condition);
-    const rows = await keysetPage<ReturnRowWithParts>(this.orm.em.fork(), { columns: `${RETURN_COLUMNS}, ${RETURN_PARTS}`, from: FROM, where: c, sortColumn: column, idColumn: 'r.id', page });
-    return mapPage(rows, assemble);
+    return keysetPage<WholeReturnRow>(this.orm.em.fork(), { columns: `${RETURN_COLUMNS}, ${RETURN_PARTS}`, from: FROM, where: c, sortColumn: column, idColumn: 'r.id', page });
   }
 
-  async listForOrder(orderId: string, page: PageRequest): Promise<Page<ReturnView>> {
+  async listForOrder(orderId: string, page: PageRequest): Promise<Page<WholeReturnRow>> {
     const c = new Conditions();
     return this.page(c.and(`r.order_id = ${c.p(orderId)}`), page);
   }
 
   /** Returns of orders whose customer has this email (case-insensitive) or phone. */
-  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<ReturnView>> {
+  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<WholeReturnRow>> {
     const c = new Conditions();
     c.and(`r.store_id = ${c.p(storeId)}`).and(`(lower(o.customer_email) = ${c.p(email?.toLowerCase() ?? null)} or o.customer_phone = ${c.p(phone)})`);
     return this.page(c, page);
   }
 
-  private async page(where: Conditions, page: PageRequest): Promise<Page<ReturnView>> {
-    const rows = await keysetPage<ReturnRowWithParts>(this.orm.em.fork(), { columns: `${RETURN_COLUMNS}, ${RETURN_PARTS}`, from: FROM, where, sortColumn: 'r.updated_at', idColumn: 'r.id', page });
-    return mapPage(rows, assemble);
+  private page(where: Conditions, page: PageRequest): Promise<Page<WholeReturnRow>> {
+    return keysetPage<WholeReturnRow>(this.orm.em.fork(), { columns: `${RETURN_COLUMNS}, ${RETURN_PARTS}`, from: FROM, where, sortColumn: 'r.updated_at', idColumn: 'r.id', page });
   }
+}
+
+/** A store's return ids after `afterId` (none: from the first), in id order: a page of a webhook backfill. */
+export async function returnIdsAfter(em: EntityManager, storeId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }>(em, `select id from "return" where store_id = $1 and ($2::text is null or id > $2) order by id limit $3`, [storeId, afterId, limit]);
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -49,10 +49,6 @@ export const RELEASED_STATUSES: readonly ReturnStatus[] = ['rejected', 'deleted'
 /** Statuses that close a return (set `closedAt`). */
 export const CLOSED_STATUSES: readonly ReturnStatus[] = ['complete', 'rejected', 'deleted'];
 
-export function isReturnStatus(value: unknown): value is ReturnStatus {
-  return typeof value === 'string' && (RETURN_STATUSES as readonly string[]).includes(value);
-}
-
 export function canTransition(from: ReturnStatus, to: ReturnStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }

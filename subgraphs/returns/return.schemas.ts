@@ -9,14 +9,13 @@ import { RETURN_STATUSES, REST_STATUS_TARGETS, SHIPMENT_STATUSES } from './retur
  * from them.
  */
 
-export const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
-export type Compensation = (typeof COMPENSATIONS)[number];
+const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
 /** What a return item may ask for: a compensation, or `same_item_replacement` (an exchange for the same variant). */
-export const REQUESTED_COMPENSATIONS = [...COMPENSATIONS, 'same_item_replacement'] as const;
+const REQUESTED_COMPENSATIONS = [...COMPENSATIONS, 'same_item_replacement'] as const;
 /** The return types of the real platform's API 2.2. */
-export const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
+const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
 
-export const ReturnItemSchema = Strict({
+const ReturnItemSchema = Strict({
   lineItemId: Text({ description: "The order line's external id (lineItems[].id of the order)." }),
   quantity: Int({ min: 1 }),
   reason: Text({ max: 1000 }),
@@ -26,7 +25,7 @@ export const ReturnItemSchema = Strict({
 });
 
 /** A label the return already has: it becomes the return's first shipment. */
-export const ReturnLabelSchema = Strict({
+const ReturnLabelSchema = Strict({
   trackingNumber: Text(),
   carrier: optionalText(255),
   trackingUrl: optionalText(2000),
@@ -80,14 +79,14 @@ export const ReturnListQuerySchema = Strict({
 export const StatusBodySchema = Strict({ status: OneOf(REST_STATUS_TARGETS) });
 
 /** A picture as base64 text (at most 3 MB of image). */
-export const CommentImageSchema = Type.String({
+const CommentImageSchema = Type.String({
   minLength: 4,
   maxLength: 4 * 1024 * 1024,
   pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
   contentEncoding: 'base64',
   detail: 'must be base64 text',
 });
-export const CommentMessageSchema = Text({ max: 5000 });
+const CommentMessageSchema = Text({ max: 5000 });
 
 /** `POST /returns/{returnId}/comments`: a message or an image (base64), as the real platform's clients send. */
 export const CommentBodySchema = Strict({
@@ -115,7 +114,7 @@ export const ShipmentEventSchema = Strict({
 export type ShipmentEvent = Static<typeof ShipmentEventSchema>;
 
 /** A numeric id (orders, returns, order lines and comments each have one, allocated once). */
-export const NumericId = (a: { description?: string } = {}) => Type.String({ pattern: '^[1-9][0-9]{0,17}$', detail: 'must be a positive whole number', ...a });
+const NumericId = (a: { description?: string } = {}) => Type.String({ pattern: '^[1-9][0-9]{0,17}$', detail: 'must be a positive whole number', ...a });
 
 /** How a return is found inside a store: exactly one of these. */
 export const ReturnLookupSchema = Strict(
@@ -167,4 +166,3 @@ export const ProcessBodySchema = Strict({
   ),
   customerNotes: Type.Optional(Text({ min: 0, max: 5000 })),
 });
-export type ProcessBody = Static<typeof ProcessBodySchema>;

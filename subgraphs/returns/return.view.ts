@@ -1,11 +1,17 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
-import type { OrderView } from './order.view.js';
-import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnRow, ReturnSource, Shipment } from './return.rows.js';
+import { orderView, type OrderView } from './order.view.js';
+import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnReads, ReturnRow, ReturnSource, Shipment, WholeReturnRow } from './return.rows.js';
 import { returnTotals } from './return.rules.js';
+import type { ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.js';
 
-/** A return as the API serves it, assembled from its row, its active items and its comments. */
+/**
+ * A return as the API serves it, assembled from its row, its active items and its comments
+ * (and its order, when the row carries it), and the loader of such views over return.rows.ts.
+ */
 
-export interface ExchangeItemView {
+interface ExchangeItemView {
   product: { externalId: string | null; name: string };
   quantity: number;
   variant: { externalId: string | null; name: string };
@@ -89,7 +95,7 @@ export interface ReturnView {
 
 
 /** The product's display name: its title, else its sku (clients require a name). */
-export const productName = (line: { title: string | null; sku: string | null }): string => line.title ?? line.sku ?? '';
+const productName = (line: { title: string | null; sku: string | null }): string => line.title ?? line.sku ?? '';
 
 /** A replacement of the same variant: what the customer gets back is what they send. */
 function sameItemExchange(row: ReturnItemRow): ExchangeItemView {
@@ -97,7 +103,7 @@ function sameItemExchange(row: ReturnItemRow): ExchangeItemView {
   return { product: { externalId: row.productId, name }, quantity: row.quantity, variant: { externalId: row.variantId, name: row.variantTitle ?? name } };
 }
 
-export function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
+function itemView(row: ReturnItemRow, currency: string, storeId: string): ReturnItemView {
   return {
     id: row.id,
     orderItem: { id: row.orderLineItemId, lineItemId: row.lineExternalId, numericId: row.lineCompatId },
@@ -169,4 +175,49 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     tags: [],
     totals: returnTotals(items, row.currency),
   };
+}
+
+/** Builds the view from one row of the whole-return query (with its order, when the row carries it). */
+function wholeReturnView({ items, comments, orderJson, ...row }: WholeReturnRow): ReturnView {
+  const view = returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
+  if (orderJson) {
+    const { lines, ...order } = orderJson;
+    view.prefetchedOrder = orderView({ ...order, createdAt: new Date(order.createdAt), updatedAt: new Date(order.updatedAt) }, lines);
+  }
+  return view;
+}
+
+/** Whole returns as views (items, comments and order included), read through the rows' reads. */
+export class ReturnViews {
+  constructor(private readonly reads: ReturnReads) {}
+
+  /** Views of the given returns (one query whatever their number), in no particular order. */
+  async byIds(ids: readonly string[], em?: EntityManager): Promise<ReturnView[]> {
+    return (await this.reads.byIds(ids, em)).map(wholeReturnView);
+  }
+
+  /** A store's returns, most recently updated first (ReturnReads#list). */
+  async list(storeId: string, filters: ReturnFilter, page: PageRequest): Promise<Page<ReturnView>> {
+    return mapPage(await this.reads.list(storeId, filters, page), wholeReturnView);
+  }
+
+  /** One return found inside a store by id, numeric id, order name or order numeric id (ReturnReads#lookup). */
+  async lookup(storeId: string, by: ReturnLookup, em?: EntityManager): Promise<ReturnView | null> {
+    const row = await this.reads.lookup(storeId, by, em);
+    return row ? wholeReturnView(row) : null;
+  }
+
+  /** A store's returns within a window, paged both ways (ReturnReads#window). */
+  async window(storeId: string, window: ReturnWindow, page: PageRequest): Promise<Page<ReturnView>> {
+    return mapPage(await this.reads.window(storeId, window, page), wholeReturnView);
+  }
+
+  async listForOrder(orderId: string, page: PageRequest): Promise<Page<ReturnView>> {
+    return mapPage(await this.reads.listForOrder(orderId, page), wholeReturnView);
+  }
+
+  /** Returns of orders whose customer has this email (case-insensitive) or phone. */
+  async listForCustomer(storeId: string, email: string | null, phone: string | null, page: PageRequest): Promise<Page<ReturnView>> {
+    return mapPage(await this.reads.listForCustomer(storeId, email, phone, page), wholeReturnView);
+  }
 }

@@ -1,4 +1,4 @@
-import { Nullable, Phone, Strict, Type, type Static } from '../../platform/validation/index.js';
+import { Nullable, Phone, Strict, Type } from '../../platform/validation/index.js';
 import { AddressSchema, optionalText } from './order.schemas.js';
 
 /** GraphQL `updateStoreSettings` input. */
@@ -8,4 +8,3 @@ export const StoreSettingsSchema = Strict({
   returnAddress: Nullable(AddressSchema),
   returnPhoneNumber: Nullable(Phone()),
 });
-export type StoreSettingsBody = Static<typeof StoreSettingsSchema>;

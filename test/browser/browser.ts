@@ -7,7 +7,7 @@ import { projectRoot } from '../../platform/project-root.js';
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Headless, no sandbox (CI runs as root), and nothing that reaches the network on its own. */
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

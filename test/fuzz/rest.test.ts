@@ -8,7 +8,9 @@ import { useTestAccount, useTestApp } from '../support/app.js';
 import { seedReturn, type SeededReturn } from '../support/compat.js';
 import { accept, drained } from '../support/events.js';
 import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns.js';
-import { createWebhook } from '../support/webhooks.js';
+import { eventually } from '../support/eventually.js';
+import { compat as compatCall } from '../support/compat.js';
+import { call, createWebhook } from '../support/webhooks.js';
 import { requestErasure } from '../support/privacy.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, contentEncoding, contentType, hostileValue, mutated, PROTOTYPE_KEYS, RawJson, sometimes, toJsonText, type JsonSchema } from './arbitraries.js';
@@ -59,6 +61,8 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
   const counts = new StatusCounts();
   const ids: Record<string, string> = {};
   const webhookIds: string[] = [];
+  const messageIds: string[] = [];
+  const loopWebhookIds: number[] = [];
   const seeded: SeededReturn[] = [];
 
   beforeAll(async () => {
@@ -80,7 +84,16 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       expect(hook.status).toBe(201);
       webhookIds.push(hook.body.webhook.id);
     }
+    for (let i = 0; i < 4; i++) {
+      const hook = await compatCall(app, acme.compatKey, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/loop', topic: 'return', trigger: 'return.updated' });
+      expect(hook.status).toBe(201);
+      loopWebhookIds.push((hook.body as { id: number }).id);
+    }
     for (let i = 0; i < 6; i++) seeded.push(await seedReturn(app, acme));
+    // A message of a subscription (its deliveries fail: nothing listens there), for the resend route.
+    messageIds.push(
+      await eventually(async () => ((await call(app, acme.apiSecret, 'GET', `/v2.2/webhooks/${webhookIds[0]}/deliveries`)).body.deliveries as { messageId: string }[])[0]?.messageId, 'a delivery attempt'),
+    );
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
     ids.erasureId = await requestErasure(app, acme, { email: 'gone@example.com' });
@@ -110,6 +123,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       if (name === 'storeId') return fc.constant(acme.storeId);
       if (name === 'returnId') return fc.constant(ids.returnId!);
       if (name === 'webhookId') return fc.constantFrom(...webhookIds);
+      if (name === 'messageId') return fc.constantFrom(...messageIds, 'msg_unknown');
       if (name === 'erasureId') return fc.constant(ids.erasureId!);
       if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://93.184.215.14/hook');
       if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : ids.itemId!);
@@ -133,7 +147,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
 
   const compat: Surface = {
     name: '/api/v1',
-    table: compatRoutes({} as never, { accounts: {} as never, adminToken: '', limiter: {} as never }),
+    table: compatRoutes({} as never, { accounts: {} as never, adminToken: '', limiter: {} as never, webhooks: {} as never }),
     prefixes: ['/api/v1', '/api/2026-07'],
     credentials: () =>
       fc
@@ -153,16 +167,22 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       if (name === 'filter') return fc.constantFrom('created_at', 'updated_at');
       if (name === 'state') return fc.constantFrom('open', 'review', 'closed', 'cancelled', 'expired');
       if (name === 'currency_type') return fc.constantFrom('presentment', 'shop');
+      if (name === 'id') return numeric(loopWebhookIds);
+      if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/loop', 'https://93.184.215.14/hook', 'https://10.0.0.1/hook');
+      if (name === 'topic') return fc.constantFrom('return', 'label', 'restock');
+      if (name === 'trigger') return fc.constantFrom('return.created', 'return.updated', 'return.closed', 'label.created', 'label.updated', 'restock.requested');
+      if (name === 'status') return fc.constantFrom('active', 'inactive');
       return undefined;
     },
     refused(status, text, method) {
       // Loop's shapes: 401 {"error"}, 422 {"message","errors":{field:[...]}}, 404/405/415/429 {"message"}; refusals of an action are 200 bodies.
+      if (status === 204) return false;
       const body = JSON.parse(text) as unknown;
       const laravel = body as { message?: unknown; errors?: unknown };
       if (status === 422 && typeof laravel?.message === 'string' && laravel.errors && typeof laravel.errors === 'object') {
         for (const messages of Object.values(laravel.errors)) expect(Array.isArray(messages), text).toBe(true);
       }
-      return status >= 400 || (method === 'POST' && body !== true);
+      return status >= 400 || (method === 'POST' && status === 200 && body !== true);
     },
   };
 

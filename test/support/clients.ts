@@ -24,7 +24,7 @@ export const STATES = {
   deleted: 'cancelled',
 } as const;
 
-export type ServiceStatus = keyof typeof STATES;
+type ServiceStatus = keyof typeof STATES;
 
 export interface StateReturn extends SeededReturn {
   status: ServiceStatus;

@@ -74,7 +74,7 @@ function validator(op: Operation, status: string, mediaType: string): ValidateFu
 const errorsOf = (where: string, validate: ValidateFunction) => (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'} (${e.schemaPath})`);
 
 /** The documented operation a request went to, if any. */
-export function operationFor(method: string, pathname: string): Operation | undefined {
+function operationFor(method: string, pathname: string): Operation | undefined {
   for (const { base, list } of operations) {
     if (!pathname.startsWith(`${base}/`)) continue;
     const rest = pathname.slice(base.length);
@@ -163,7 +163,9 @@ export function deliveryViolations(topic: string, headers: Record<string, string
   } catch {
     return [`a ${topic} delivery whose body is not JSON: ${text.slice(0, 200)}`];
   }
-  const name = `${topic}.${String(body.type)}`;
+  // The operational topic's types are named in full (`webhook.disabled`); the others' are the topic's (`return` + `created`).
+  const type = String(body.type);
+  const name = type.includes('.') ? type : `${topic}.${type}`;
   const entry = webhooks.get(name);
   if (!entry) return [`a ${name} delivery, which no document declares`];
   const problems = (entry.operation.parameters as { name: string; in: string; required?: boolean }[])

@@ -20,7 +20,7 @@ const NO_ANSWER_MS = 60_000;
 /** How long a client keeps retrying one operation before the test fails it. */
 const GIVE_UP_MS = 120_000;
 const ORDERS = 4;
-export const FLOWED = 'Flowed';
+const FLOWED = 'Flowed';
 
 export interface Store {
   storeId: string;
@@ -31,7 +31,7 @@ export interface Store {
 }
 
 /** The body of every return creation of the load: one unit of the order's line. */
-export const returnRequest = (orderId: string) => returnBody(orderId, [{ lineItemId: 'l1', quantity: 1, reason: 'crash' }]);
+const returnRequest = (orderId: string) => returnBody(orderId, [{ lineItemId: 'l1', quantity: 1, reason: 'crash' }]);
 
 interface Answer {
   status: number;
@@ -383,7 +383,7 @@ export async function call(baseUrl: string, method: string, path: string, token:
  * Holds the order `HELD` (a row lock on another connection) and starts a return creation with
  * `key` on it, which waits inside its transaction holding the key: the request a crash cuts off.
  */
-export async function holdCreation(load: CrashLoad, key: string): Promise<{ answer: Promise<Answer>; blocker: pg.Client }> {
+async function holdCreation(load: CrashLoad, key: string): Promise<{ answer: Promise<Answer>; blocker: pg.Client }> {
   const blocker = new pg.Client({ connectionString: load.databaseUrl });
   blocker.on('error', () => undefined); // it dies with the server
   await blocker.connect();
@@ -445,7 +445,7 @@ function watchReadiness(urls: string[]) {
 }
 
 /** Every operation of every part, once, right after the recovery: each must answer as on any day. */
-export async function everyOperationAnswers(load: CrashLoad): Promise<void> {
+async function everyOperationAnswers(load: CrashLoad): Promise<void> {
   const { storeId } = load.store;
   expect(await load.createReturn('after-the-crashes', 'CRASH-0')).toEqual(expect.any(String));
   const reads = [

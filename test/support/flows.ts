@@ -20,7 +20,7 @@ export const FLOWS_GQL = {
   messages: `query($s: ID!, $c: ID, $f: ID) { messages(storeId: $s, customerId: $c, flowId: $f, first: 100) { totalCount edges { node { id channel to subject body status provider error flowId flowRunId createdAt } } } }`,
 };
 
-export interface RunStep {
+interface RunStep {
   path: string;
   type: string;
   status: string;

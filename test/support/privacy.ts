@@ -66,7 +66,7 @@ export async function settled(databaseUrl: string): Promise<void> {
   }, 'the queues and the webhook deliveries to settle');
 }
 
-export interface Seeded {
+interface Seeded {
   annId: string;
   bobId: string;
   orderId: string;
@@ -80,7 +80,7 @@ export interface Seeded {
  * order and a return with a merchant's comment quoting her, webhook subscriptions that received
  * copies of all of it; and Bob, whose event mentions her email.
  */
-export async function seedAnn(app: TestApp, account: TestAccount, webhookUrl: string): Promise<Seeded> {
+async function seedAnn(app: TestApp, account: TestAccount, webhookUrl: string): Promise<Seeded> {
   for (const topic of ['custom_event', 'return', 'customer']) {
     expect((await createWebhook(app, account, { callback: { url: webhookUrl, auth: null }, topic })).status).toBe(201);
   }

@@ -9,7 +9,7 @@ import { instrumentProcess } from '../../server/telemetry/telemetry.js';
  * patch express, pg, graphql and http as they load. Spans are recorded once
  * a service started (startService calls startTracing).
  */
-export const exporter = new InMemorySpanExporter();
+const exporter = new InMemorySpanExporter();
 instrumentProcess({ spanProcessors: [new SimpleSpanProcessor(exporter)], serviceName: 'returns-platform-test' });
 // Vitest imports packages by their resolved path, in which the ESM hook does not recognise `express`;
 // required by name, it is patched by the require hook, in the very module object the app imports next.

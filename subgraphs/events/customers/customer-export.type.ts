@@ -1,6 +1,6 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { CustomerType } from './customer.type.js';
-import type { CustomerRow } from './customer.service.js';
+import type { CustomerRow } from './customer.rows.js';
 
 /**
  * Everything the store holds about one customer (an access request): the profile, and through its

@@ -1,6 +1,6 @@
 import { sql, type EntityManager } from '../../../platform/db/orm.js';
 import { newId } from '../../../platform/ids.js';
-import { customerColumns, type CustomerRow } from './customer.service.js';
+import { customerColumns, type CustomerRow } from './customer.rows.js';
 import { customFieldDates } from '../custom-event.rules.js';
 import type { EventCustomer } from '../custom-event.schemas.js';
 

@@ -11,7 +11,7 @@ import type { EventCustomer } from '../custom-event.schemas.js';
 const lockKey = (storeId: string) => `privacy-erasure:${storeId}`;
 
 /** Takes the erasure lock of each store, shared, in a fixed order (event processing: before it looks at suppressions or customers). */
-export async function lockStoresShared(em: EntityManager, storeIds: readonly string[]): Promise<void> {
+async function lockStoresShared(em: EntityManager, storeIds: readonly string[]): Promise<void> {
   await sql(em, 'select pg_advisory_xact_lock_shared(hashtext(k)) from unnest($1::text[]) as k', [[...new Set(storeIds)].sort().map(lockKey)]);
 }
 

@@ -9,9 +9,11 @@ import { memoize, type GraphQLContext } from '../../../platform/graphql/context.
 import { batchById } from '../../../platform/graphql/loaders.js';
 import { pageRequest } from '../../../platform/api/pagination.js';
 import { CustomEventConnection } from '../custom-event.type.js';
-import { customerPayload, type CustomEventRow, type CustomEventService } from '../custom-event.service.js';
+import { customerPayload, type CustomEventService } from '../custom-event.service.js';
+import type { CustomEventRow } from '../custom-event.rows.js';
 import { CustomerConnection, CustomerType } from './customer.type.js';
-import type { CustomerRow, CustomerService } from './customer.service.js';
+import type { CustomerService } from './customer.service.js';
+import type { CustomerRow } from './customer.rows.js';
 import { selects } from '../../../platform/graphql/selection.js';
 
 export interface CustomerResolverDeps {

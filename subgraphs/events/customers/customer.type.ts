@@ -3,7 +3,7 @@ import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js'
 import { ConnectionType } from '../../../platform/graphql/connection.js';
 
 @ObjectType('CustomerLocation')
-export class CustomerLocationType {
+class CustomerLocationType {
   @Field(() => String, { nullable: true }) street1?: string;
   @Field(() => String, { nullable: true }) street2?: string;
   @Field(() => String, { nullable: true }) city?: string;

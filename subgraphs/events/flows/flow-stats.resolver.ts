@@ -4,8 +4,8 @@ import type { AccountsService } from '../../../platform/accounts/accounts.servic
 import type { HeavyReads } from '../../../platform/db/replica.js';
 import { authorizeStoreAccess } from '../../../platform/graphql/authorize.js';
 import type { GraphQLContext } from '../../../platform/graphql/context.js';
-import { flowStats } from './flow-stats.rows.js';
 import { FlowStatsType } from './flow-stats.type.js';
+import { loadFlowStats } from './flow-stats.view.js';
 
 /** Flow activity for dashboards (scope `flows_read`, docs/analytics.md). */
 @Resolver()
@@ -20,6 +20,6 @@ export class FlowStatsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<FlowStatsType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'flows_read');
-    return flowStats(this.deps.reads, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), flowId ?? undefined);
+    return loadFlowStats(this.deps.reads, storeId, await storeWindow(ctx, this.deps.accounts, storeId, window), flowId ?? undefined);
   }
 }

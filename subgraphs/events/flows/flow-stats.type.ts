@@ -31,7 +31,7 @@ export class FlowMeasuresType {
   messages!: MessageCountType[];
 }
 
-export const FlowBucketType = BucketType(FlowMeasuresType, 'FlowBucket');
+const FlowBucketType = BucketType(FlowMeasuresType, 'FlowBucket');
 
 @ObjectType('FlowGroup')
 export class FlowGroupType {

@@ -12,7 +12,6 @@ import type { FlowRunner } from './flow-run.service.js';
  * was stored, trigger conditions, audience), once per (flow, event).
  */
 export const FLOW_TRIGGERS_CONSUMER = outboxConsumer('flow-triggers', [CustomEventCreated]);
-export const FLOW_TRIGGERS_QUEUE = FLOW_TRIGGERS_CONSUMER.name;
 
 /** Starts the runs a batch of events triggers, in the caller's transaction (the one that consumes them). */
 export async function startRunsFor(runner: FlowRunner, em: EntityManager, events: readonly OutboxEvent[]): Promise<void> {

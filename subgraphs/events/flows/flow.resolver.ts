@@ -12,7 +12,8 @@ import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js'
 import { selects } from '../../../platform/graphql/selection.js';
 import { pageRequest } from '../../../platform/api/pagination.js';
 import { customerLoader } from '../customers/customer.resolver.js';
-import type { CustomerRow, CustomerService } from '../customers/customer.service.js';
+import type { CustomerService } from '../customers/customer.service.js';
+import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { publicSteps } from './flow.schemas.js';
 import { FlowInput, FlowStatus } from './flow.input.js';

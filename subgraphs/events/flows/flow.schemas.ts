@@ -109,7 +109,7 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
 /** A path as tokens: step indexes and branch names. */
 type Path = (number | 'then' | 'else')[];
 
-export function parsePath(path: string): Path {
+function parsePath(path: string): Path {
   return path.split('.').map((t) => (t === 'then' || t === 'else' ? t : Number(t)));
 }
 

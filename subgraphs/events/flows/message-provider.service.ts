@@ -1,10 +1,10 @@
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../../platform/config.js';
+import { MailSender } from '../../../platform/mail.js';
 import { parseRetryAfter } from '../../../platform/outbound/index.js';
 import { MessageChannel } from '../templates/template.type.js';
 
 /** A rendered message to one address. */
-export interface OutgoingMessage {
+interface OutgoingMessage {
   channel: MessageChannel;
   to: string;
   subject: string | null;
@@ -12,7 +12,7 @@ export interface OutgoingMessage {
 }
 
 /** What a provider did: sent (or only recorded), or failed with the provider's own words (retried on a schedule). */
-export type SendResult = { ok: true; status: 'SENT' | 'RECORDED' } | { ok: false; error: string; retryAfterMs?: number };
+type SendResult = { ok: true; status: 'SENT' | 'RECORDED' } | { ok: false; error: string; retryAfterMs?: number };
 
 export interface MessageProvider {
   /** `SMTP`, `SMS_WEBHOOK` or `RECORDED` (stored with each message). */
@@ -25,28 +25,12 @@ const recorded: MessageProvider = { name: 'RECORDED', send: async () => ({ ok: t
 
 class SmtpProvider implements MessageProvider {
   readonly name = 'SMTP';
-  private readonly transport: Transporter;
 
-  constructor(
-    url: string,
-    private readonly from: string,
-    timeoutMs: number,
-  ) {
-    // The timeouts bound a step that talks to an unresponsive server (the URL may carry its own too).
-    const withTimeouts = new URL(url);
-    for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) if (!withTimeouts.searchParams.has(key)) withTimeouts.searchParams.set(key, String(timeoutMs));
-    this.transport = nodemailer.createTransport(withTimeouts.toString());
-  }
+  constructor(private readonly sender: MailSender) {}
 
   async send(message: OutgoingMessage): Promise<SendResult> {
-    // A body with markup goes as HTML (with no text part: the template is the merchant's), plain text otherwise.
-    const content = /<[a-z][\s\S]*>/i.test(message.body) ? { html: message.body } : { text: message.body };
-    try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', ...content });
-      return { ok: true, status: 'SENT' };
-    } catch (err) {
-      return { ok: false, error: `SMTP: ${err instanceof Error ? err.message : String(err)}` };
-    }
+    const sent = await this.sender.send({ to: message.to, subject: message.subject ?? '', body: message.body });
+    return sent.ok ? { ok: true, status: 'SENT' } : sent;
   }
 }
 
@@ -80,7 +64,7 @@ class SmsWebhookProvider implements MessageProvider {
 /** The provider of each channel, from the configuration (one per process). */
 export function messageProviders(config: Config): Record<MessageChannel, MessageProvider> {
   return {
-    [MessageChannel.EMAIL]: config.smtpUrl ? new SmtpProvider(config.smtpUrl, config.smtpFrom, config.webhookTimeoutMs) : recorded,
+    [MessageChannel.EMAIL]: config.smtpUrl ? new SmtpProvider(new MailSender(config.smtpUrl, config.smtpFrom, config.webhookTimeoutMs)) : recorded,
     [MessageChannel.SMS]: config.smsWebhookUrl ? new SmsWebhookProvider(config.smsWebhookUrl, config.webhookTimeoutMs) : recorded,
   };
 }

@@ -5,7 +5,7 @@ import { authorizeStoreAccess } from '../../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../../platform/graphql/connection.js';
 import type { GraphQLContext } from '../../../platform/graphql/context.js';
 import { SegmentType } from '../custom-event.type.js';
-import type { CustomerRow } from '../customers/customer.service.js';
+import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerConnection } from '../customers/customer.type.js';
 import { CreateSegmentInput, SegmentDefinitionInput } from './segment.input.js';
 import type { SegmentRow, SegmentService } from './segment.service.js';

@@ -29,7 +29,7 @@ export interface EventCondition {
   where?: PropertyCondition[] | null;
 }
 
-export interface ProfileCondition {
+interface ProfileCondition {
   field: string;
   operator: SegmentOperator;
   value?: unknown;

@@ -4,7 +4,7 @@ import { invalid } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import { Conditions, keysetPage } from '../../../platform/db/keyset.js';
 import { pageRequest, type Page } from '../../../platform/api/pagination.js';
-import { customerColumns, type CustomerRow } from '../customers/customer.service.js';
+import { customerColumns, type CustomerRow } from '../customers/customer.rows.js';
 import { compileSegment, definitionJson, type SegmentDefinition } from './segment.rules.js';
 
 export interface SegmentRow {

@@ -1,5 +1,5 @@
-import type { CustomEventRow } from '../custom-event.service.js';
-import type { CustomerRow } from '../customers/customer.service.js';
+import type { CustomEventRow } from '../custom-event.rows.js';
+import type { CustomerRow } from '../customers/customer.rows.js';
 import type { TemplateScope } from './template-engine.service.js';
 
 /** What a template sees of a real event, its customer and the store (decisions section 16). */
