@@ -1,3 +1,4 @@
+import { PeerGraph } from '../../platform/graphql/peer-graphs.js';
 import { defineModule, type ModuleDeps } from '../../platform/module.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
@@ -44,7 +45,9 @@ function services(deps: ModuleDeps) {
   const events = new ReturnEvents(reads, settings);
   const creation = new ReturnCreation(deps.orm, reads, events, settings);
   const changes = new ReturnChanges(deps.orm, deps.boss, reads, events);
-  return { deps, reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts };
+  // The events subgraph's graph: segments are evaluated there (returnStats' segment filter).
+  const eventsGraph = new PeerGraph('events', () => deps.contributions.graphs.events, deps.config.subgraphUrls.events, deps.config.requestTimeoutMs);
+  return { deps, reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts, events: eventsGraph };
 }
 
 export const returnsSubgraph = defineModule({
@@ -86,7 +89,7 @@ export const returnsSubgraph = defineModule({
       new StoreSettingsResolver(s),
       new CustomerReturnsResolver(s),
       new CustomerExportResolver(s),
-      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.heavyReads) }),
+      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.heavyReads), events: s.events }),
     ],
     references: (s) => returnReferences(s),
   },
