@@ -51,8 +51,22 @@ export const PROBLEMS = {
   'return-not-found': ['Return not found', 'No return with this id is visible to these credentials.'],
   'quantity-not-returnable': [
     'Quantity not returnable',
-    'More units were asked for than are still returnable: the ordered quantity minus the units in other returns that are not rejected or deleted.',
+    'More units were asked for than are still returnable: the ordered quantity (the fulfilled quantity, once the order reports fulfillments) minus the units in other returns that are not rejected or deleted.',
   ],
+  'order-exists': ['Order already exists', 'The store already has an order with this `orderId`. The orders API creates orders only; read it with `GET .../orders/{orderId}`, or delete it first.'],
+  'order-has-returns': ['The order has returns', 'Returns were made against this order: it is kept, since a return names its order\'s lines. Delete an order before any return is made against it.'],
+  'fulfillment-not-found': ['Fulfillment not found', 'The order has no fulfillment with this id (the `fulfillmentId` you gave it, else the id its creation answered).'],
+  'fulfillment-exists': [
+    'Fulfillment already exists',
+    'The order already has a fulfillment with this `fulfillmentId`, of other units. Sending the same fulfillment again (same lines and quantities) answers it as it is; a new fulfillment needs a new id.',
+  ],
+  'return-tag-not-found': ['Return tag not found', 'The store has no return tag with this name (names are case-sensitive).'],
+  'rename-precondition-failed': [
+    'The tag cannot be renamed',
+    'A rename needs the tag named in the path to exist and the new name to be free: the store has no tag with the old name, or already has one with the new name.',
+  ],
+  'too-many-return-tags': ['Too many return tags', 'A store has at most 1,000 return tags. Delete tags it no longer uses first.'],
+  'customer-not-found': ['Customer not found', 'The store has no customer with this email address.'],
   'idempotency-key-reused': ['Idempotency key reused with a different request', 'This `Idempotency-Key` was already used, within 24 hours, with another body. Use a new key for a new request.'],
   'idempotency-key-in-progress': [
     'A request with this idempotency key is in progress',

@@ -45,6 +45,15 @@ describe('published event contracts', () => {
     // Completion restocks, so inventory events follow from the return's.
     expect((await call(app, account.apiSecret, 'PUT', `/v2.2/returns/${returnId}/status`, { status: 'complete' })).status).toBe(204);
 
+    // Orders: the orders API's order, fulfilled and tracked (order.updated), then deleted; a custom order fulfilled.
+    const apiOrder = { orderId: 'API-C', createdAt: '2026-11-01T00:00:00Z', lineItems: [{ id: 'x', productId: 'P-C', title: 'Cap', quantity: 2, price: 3.5, imageUrl: null }], totalTax: 1, tags: ['c'] };
+    expect((await call(app, account.apiSecret, 'POST', `/v2.2/stores/${account.storeId}/orders`, apiOrder)).status).toBe(200);
+    const fulfillment = { fulfillmentId: 'F-C', lineItems: [{ id: 'x', quantity: 1 }], useDummyTracking: true, initialTracking: { status: 'in_transit', location: { city: 'Lyon', state: null, country: 'FR', postalCode: null } } };
+    expect((await call(app, account.apiSecret, 'POST', `/v2.2/stores/${account.storeId}/orders/API-C/fulfillments`, fulfillment)).status).toBe(200);
+    expect((await call(app, account.apiSecret, 'POST', `/v2.2/stores/${account.storeId}/orders/API-C/fulfillments/F-C/shipment-status`, { status: 'delivered' })).status).toBe(200);
+    expect((await call(app, account.apiSecret, 'DELETE', `/v2.2/stores/${account.storeId}/orders/API-C`)).status).toBe(200);
+    expect((await call(app, account.apiSecret, 'POST', `/v2.2/stores/${account.storeId}/orders/O-C/fulfillments`, { lineItems: [{ id: 'a', quantity: 5 }], tracking: { carrier: 'UPS', code: '1ZC' } })).status).toBe(200);
+
     const locationId = await createLocation(app, account.storeId, 'Main');
     const productId = await upsertProduct(app, account.storeId, { sku: 'SKU-C', title: 'Mug', variantTitle: 'Blue' });
     await adjust(app, account.storeId, { productId, locationId, delta: 5, lotNumber: 'L-1', expirationDate: '2030-01-31' });

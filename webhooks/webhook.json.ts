@@ -4,7 +4,7 @@ import { CustomerErased } from '../platform/privacy/privacy.events.js';
 import { DateTime, OneOf, OrNull, Strict, Type, type Static, type TSchema } from '../platform/validation/index.js';
 import { CustomEventCreated } from '../subgraphs/events/public.js';
 import { InboundShipmentCreated, InboundShipmentUpdated, InventoryItemCreated, InventoryItemUpdated } from '../subgraphs/inventory/public.js';
-import { ReturnCreated, ReturnUpdated } from '../subgraphs/returns/public.js';
+import { OrderCreated, OrderDeleted, OrderUpdated, ReturnCreated, ReturnUpdated } from '../subgraphs/returns/public.js';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TOPICS, type WebhookEventType, type WebhookTopic } from './webhook.schemas.js';
 
 /** What a topic's subscribers receive. */
@@ -67,6 +67,13 @@ const TOPICS = {
   custom_event: topic([CustomEventCreated], false, CustomEventCreated.schema.properties, { created: 'A custom event was processed' }),
   // One per erasure, once it completed; it carries ids and counts, never an identifier's value.
   customer: topic([CustomerErased], false, CustomerErased.schema.properties, { erased: 'A customer was erased (a data subject request): erase your copies of them' }),
+  // Orders as the orders API reads them (fulfillments and their tracking included), whichever API made them.
+  order: topic([OrderCreated, OrderUpdated, OrderDeleted], true, OrderCreated.schema.properties, {
+    created: 'An order was created',
+    updated: 'An order changed (its fields or lines, a fulfillment, a tracking update)',
+    deleted: 'An order was deleted (the order as it was)',
+    backfill: 'An order as it is now (backfill)',
+  }),
   // The service about the store's own webhooks: no outbox contract, sent by the deliverer.
   operational: topic(
     [],
@@ -135,6 +142,10 @@ export function payload(topic: WebhookTopic, type: string, at: string, data: unk
     case 'customer': {
       const d = data as DataOf<typeof CustomerErased>;
       return JSON.stringify({ type, at, erasure: d.erasure } satisfies Body<'customer'>);
+    }
+    case 'order': {
+      const d = data as DataOf<typeof OrderCreated>;
+      return JSON.stringify({ type, at, orderId: d.orderId, order: d.order } satisfies Body<'order'>);
     }
     case 'operational':
       return JSON.stringify({ type, at, webhook: data as DisabledWebhookDocument } satisfies Body<'operational'>);

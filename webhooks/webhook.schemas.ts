@@ -1,10 +1,10 @@
 import { DateTime, Int, Nullable, OneOf, OrNull, Strict, Text, Type, type Static } from '../platform/validation/index.js';
 
 /**
- * Topics a subscription can take (decisions sections 10 and 20): one per kind of subject, and
+ * Topics a subscription can take (decisions sections 10 and 20): one per kind of subject (`order`: orders as the orders API reads them), and
  * `operational` (the service telling the store about its own webhooks: `webhook.disabled`).
  */
-export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer', 'operational'] as const;
+export const WEBHOOK_TOPICS = ['return', 'inbound_shipment', 'inventory_item', 'custom_event', 'customer', 'order', 'operational'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
 /** Every event type a subscription can choose (`eventTypes`), as the catalog names them. */
@@ -20,6 +20,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'inventory_item.backfill',
   'custom_event.created',
   'customer.erased',
+  'order.created',
+  'order.updated',
+  'order.deleted',
+  'order.backfill',
   'webhook.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

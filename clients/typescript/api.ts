@@ -48,6 +48,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/returns/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import returns made in another system (up to 100)
+         * @description Returns from a warehouse, an ERP or another returns platform, naming this service's products (`prd_...`) and no order: each gets an order of its own (not counted as ordered, not in the orders API). They keep their status, dates and reference as given (no transition is walked, nothing is restocked, no event is published unless `options.webhooks`); the same `externalReferenceId` (else `idempotencyKey`) again answers the return made the first time. The batch is written in one transaction; each invalid return is an `error` result and the others are created.
+         */
+        post: operations["importReturns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/returns/{returnId}": {
         parameters: {
             query?: never;
@@ -122,6 +142,134 @@ export interface paths {
          */
         post: operations["processReturn"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order (with its line items, customer and shipping)
+         * @description The real platform's orders API. Amounts are numbers in the order's currency (USD when `currencyCode` is absent); `totalTax`, and what `totalDiscount` exceeds the lines' own discounts by, are shared over the lines by value so returns refund each unit's share. An order with the same `orderId` already in the store is 409 (the custom orders endpoint upserts instead).
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order with its fulfillments
+         * @description `orderId` is the order's id in this service (`ord_...`), its external id (the `orderId` it was created with), or its name (`#1001`), tried in that order. Any order of the store reads this way, whichever endpoint made it.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an order
+         * @description `orderId` is the service's id or the external id. The order goes with its lines and fulfillments (`order.deleted` is published); an order that returns were made against is kept (409).
+         */
+        delete: operations["deleteOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/orders/{orderId}/fulfillments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfil line items of an order, with tracking
+         * @description `orderId` is the service's id or the external id. Lines are named by their id (`lineItems[].id` of the order); more units than are left to fulfil, or a line not on the order, is 400 and nothing is written. Once an order reports fulfillments, its returns may take back only fulfilled units. The same `fulfillmentId` again with the same units answers that fulfillment (a retry); with other units it is 409. The service calls no carrier: tracking moves by shipment-status updates (`useDummyTracking` applies `initialTracking`).
+         */
+        post: operations["createFulfillment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/orders/{orderId}/fulfillments/{fulfillmentId}/shipment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a carrier update of a fulfillment's shipment
+         * @description A status (`in_transit`, `delivered`, ...) becomes the current status unless an update with a later `datetime` already set it (carriers report out of order); an event (`stalled_in_transit`, `delayed`, `arriving_early`) changes no status. Either may set the estimated delivery date, and each adds one entry to the tracking history (`message` defaults to the status in words, `datetime` to now).
+         */
+        post: operations["updateFulfillmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/return-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's return tags
+         * @description Every tag, by name (a store has at most 1,000: the list has no pages).
+         */
+        get: operations["listReturnTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/return-tags/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create a return tag, recolour it, or rename it
+         * @description Names are case-sensitive (percent-encode them in the path). Without `newName` (or with the same name) the tag is created or recoloured; with another `newName` it is renamed, which every return carrying it shows (each publishes `return.updated`): the tag must exist and the new name be free, else 400 `rename-precondition-failed`.
+         */
+        put: operations["upsertReturnTag"];
+        post?: never;
+        /**
+         * Delete a return tag
+         * @description The tag is also taken off every return that carried it (each publishes `return.updated`).
+         */
+        delete: operations["deleteReturnTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -269,6 +417,50 @@ export interface paths {
          * @description The request counts once against the rate limit; `results` says which events were queued and why others were refused.
          */
         post: operations["createCustomEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer profile by email
+         * @description The profile custom events and the customer upsert keep: name, phone, location and custom fields (dates as ISO 8601 strings).
+         */
+        get: operations["getCustomer"];
+        /**
+         * Create or update a customer by email
+         * @description The email (any case) is the key: its customer is updated, else one is created. Given fields replace (a name), `location` and `customFields` merge key by key (ISO 8601 date-time values are typed as dates), and a phone is added when the customer has none and no other customer of the store has it (a customer keeps one phone). An erased email or phone is 409: no profile is made again for an erased person.
+         */
+        put: operations["upsertCustomer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stores/{storeId}/storefront/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a storefront (Shopify web-pixel) event
+         * @description The event becomes the custom event of its name (`product_viewed`, `checkout_completed`, ...) with the pixel's facts as properties, accepted as custom events are (the same limits, processing and flows); its `eventId` makes a resent event count once. The person is its email or phone (or its checkout's); its visitor ids are remembered with them, and the events of a visitor not identified yet wait (up to 100, 30 days) for the first event that identifies them. The mapping: docs/events.md#storefront-events.
+         */
+        post: operations["createStorefrontEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1534,6 +1726,382 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was created
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "created";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The service's order id. */
+                        orderId: string;
+                        order: components["schemas"]["OrdersApiOrder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order changed (its fields or lines, a fulfillment, a tracking update)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "updated";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The service's order id. */
+                        orderId: string;
+                        order: components["schemas"]["OrdersApiOrder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was deleted (the order as it was)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "deleted";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The service's order id. */
+                        orderId: string;
+                        order: components["schemas"]["OrdersApiOrder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order as it is now (backfill)
+         * @description POSTed to the subscription's callback URL, with `Authorization: Bearer <token>` when its callback has one,
+         *     and signed (Standard Webhooks): verify `webhook-signature` over the exact bytes received. The documents are the REST
+         *     documents as they were when the change committed. For one subscription, the events of one subject (for custom events,
+         *     the customer) arrive one at a time in commit order; delivery is at least once, so deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_...`), the same on every attempt of this event. */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the `signingSecret` after `whsec_`. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "backfill";
+                        /**
+                         * Format: date-time
+                         * @description When the change committed (for a backfill, when it was sent).
+                         */
+                        at: string;
+                        /** @description The service's order id. */
+                        orderId: string;
+                        order: components["schemas"]["OrdersApiOrder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the subscription is disabled; its events wait, in order, until a PUT re-enables it (3 days at most). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                429: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt, retried no sooner than `Retry-After` says. */
+                503: {
+                    headers: {
+                        /** @description Seconds, or an HTTP date: the next attempt waits at least that long (a day at most). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received (within the timeout, 10 s by default): the subject's next event follows. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failed attempt (a redirect, an error, no answer in time): retried on the schedule, then discarded. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.disabled": {
         parameters: {
             query?: never;
@@ -1672,6 +2240,34 @@ export interface components {
                 };
             }[];
         };
+        /** BulkReturns */
+        BulkReturns: {
+            returns: components["schemas"]["ImportedReturn"][];
+            options?: {
+                /** @description Also publish `return.created` for each return created (webhooks, flows). Default false: history raises no events. */
+                webhooks?: boolean;
+            };
+        };
+        /** BulkReturnsResult */
+        BulkReturnsResult: {
+            totalCount: number;
+            /** @description Returns created (or found: imported before under the same reference). */
+            processedCount: number;
+            errorCount: number;
+            /** @description In the order of the request. */
+            results: ({
+                /** @constant */
+                status: "created";
+                index: number;
+                returnId: string;
+            } | {
+                /** @constant */
+                status: "error";
+                index: number;
+                /** @description Every violation, each with its pointer into the return. */
+                error: string;
+            })[];
+        };
         /** Comment */
         Comment: {
             id: string;
@@ -1680,6 +2276,13 @@ export interface components {
             image?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** CreatedOrder */
+        CreatedOrder: {
+            /** @description The service's order id. */
+            orderId: string;
+            /** @description The orderId you sent. */
+            externalOrderId: string;
         };
         /** CreatedWebhook */
         CreatedWebhook: {
@@ -1697,9 +2300,9 @@ export interface components {
              * @description Its first topic (all of them: `topics`).
              * @enum {string}
              */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
-            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
-            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational";
+            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational")[];
+            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "order.created" | "order.updated" | "order.deleted" | "order.backfill" | "webhook.disabled")[] | null;
             /**
              * @description `loop`: made through the compatibility API (`/api/v1/webhooks`): Loop's deliveries.
              * @enum {string}
@@ -1731,6 +2334,106 @@ export interface components {
         CreatedWebhookResponse: {
             webhook: components["schemas"]["CreatedWebhook"];
         };
+        /** CreateFulfillment */
+        CreateFulfillment: {
+            /** @description Your id for the fulfillment (generated when absent): the same id again with the same lines answers the fulfillment as it is. */
+            fulfillmentId?: string;
+            lineItems: {
+                /** @description The order line's id (lineItems[].id of the order). */
+                id: string;
+                quantity: number;
+            }[];
+            tracking?: {
+                carrier: string;
+                code: string;
+            } | null;
+            /** @description The service calls no carrier: tracking moves only by shipment-status updates. With true, `initialTracking` is applied. */
+            useDummyTracking?: boolean;
+            initialTracking?: {
+                /** @enum {string} */
+                status: "pre_transit" | "unknown" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "delivered" | "return_to_sender" | "failure" | "cancelled" | "error";
+                /** Format: date-time */
+                estimatedDeliveryDate?: string | null;
+                message?: string | null;
+                /** Format: date-time */
+                datetime?: string | null;
+                location?: {
+                    city?: string | null;
+                    state?: string | null;
+                    country?: string | null;
+                    postalCode?: string | null;
+                } | null;
+            };
+        };
+        /** CreateOrder */
+        CreateOrder: {
+            /** @description The order id on your platform: the same id again is 409. */
+            orderId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lineItems: {
+                /** @description The line item id: fulfillments and returns name the line by it. */
+                id: string;
+                productId: string;
+                variantId?: string | null;
+                title: string;
+                sku?: string | null;
+                quantity: number;
+                /** @description Unit price before discounts, in the order currency (79.99, not 7999). */
+                price?: number | null;
+                imageUrl?: string | null;
+                /** @description Discount of the whole line, in the order currency. */
+                discount?: number | null;
+            }[];
+            customer?: {
+                id?: string | null;
+                /** Format: email */
+                email?: string | null;
+                /** Format: phone */
+                phoneNumber?: string | null;
+                name?: string | null;
+                firstName?: string | null;
+                lastName?: string | null;
+            } | null;
+            shipping?: {
+                method?: string | null;
+                /** @description Shipping cost. */
+                cost?: number | null;
+                /** @description A postal address; every line optional. */
+                address?: {
+                    address1?: string | null;
+                    address2?: string | null;
+                    city?: string | null;
+                    province?: string | null;
+                    country?: string | null;
+                    postalCode?: string | null;
+                } | null;
+            } | null;
+            /** @description Total including tax and shipping, as stated (kept as sent). */
+            totalPrice?: number | null;
+            /** @description Subtotal excluding tax and shipping, as stated (kept as sent). */
+            subtotalPrice?: number | null;
+            /** @description The order's tax: shared over the lines by value (refunds give back each unit's share). */
+            totalTax?: number | null;
+            /** @description The order's whole discount: what exceeds the lines' own discounts is shared over the lines by value. */
+            totalDiscount?: number | null;
+            /** @description A postal address; every line optional. */
+            billingAddress?: {
+                address1?: string | null;
+                address2?: string | null;
+                city?: string | null;
+                province?: string | null;
+                country?: string | null;
+                postalCode?: string | null;
+            } | null;
+            tags?: string[] | null;
+            /**
+             * Format: currency
+             * @description ISO 4217; USD when not given.
+             */
+            currencyCode?: string | null;
+            locationId?: string | null;
+        };
         /** CreateWebhook */
         CreateWebhook: {
             webhook: {
@@ -1748,10 +2451,10 @@ export interface components {
                  * @description One topic (or `topics`).
                  * @enum {string}
                  */
-                topic?: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+                topic?: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational";
                 /** @description One or more topics (instead of `topic`). */
-                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
-                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational")[];
+                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "order.created" | "order.updated" | "order.deleted" | "order.backfill" | "webhook.disabled")[] | null;
                 maxDeliveriesPerSecond?: number | null;
                 /** @description Your own id for the subscription: creating again with the same one updates it (200). */
                 externalId?: string | null;
@@ -1815,6 +2518,77 @@ export interface components {
              */
             phoneNumber?: string;
         };
+        /** CustomerProfile */
+        CustomerProfile: {
+            id: string;
+            /** Format: email */
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            phoneNumber?: string;
+            location?: {
+                street1?: string;
+                street2?: string;
+                city?: string;
+                state?: string;
+                stateCode?: string;
+                postalCode?: string;
+                country?: string;
+                countryCode?: string;
+                ianaTimeZoneName?: string;
+                latitude?: number;
+                longitude?: number;
+            };
+            customFields?: {
+                [key: string]: string | number | boolean;
+            };
+            createdAt: string | null;
+            updatedAt: string | null;
+        };
+        /** CustomerUpsert */
+        CustomerUpsert: {
+            /**
+             * Format: email
+             * @description The upsert key: the customer with this email (any case) is updated, else one is created.
+             */
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            /**
+             * Format: phone
+             * @description E.164. Kept when the customer has no phone yet and no other customer of the store has it.
+             */
+            phoneNumber?: string;
+            location?: {
+                street1?: string;
+                street2?: string;
+                city?: string;
+                /** @description Name */
+                state?: string;
+                /** @description Abbreviation */
+                stateCode?: string;
+                postalCode?: string;
+                /** @description Name */
+                country?: string;
+                /** Format: country-code */
+                countryCode?: string;
+                /** Format: time-zone */
+                ianaTimeZoneName?: string;
+                latitude?: number;
+                longitude?: number;
+            };
+            /** @description Merchant-defined; each value a string, number or boolean (ISO 8601 date-times are typed as dates). Merged key by key. */
+            customFields?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        /** CustomerUpsertResult */
+        CustomerUpsertResult: {
+            id: string;
+            email: string;
+            /** @description True when the customer was created (201), false when updated (200). */
+            created: boolean;
+        };
         /** CustomEvent */
         CustomEvent: {
             id: string;
@@ -1855,6 +2629,13 @@ export interface components {
         /** DataRetentionResponse */
         DataRetentionResponse: {
             retention: components["schemas"]["DataRetention"];
+        };
+        /** DeletedOrder */
+        DeletedOrder: {
+            success: boolean;
+            /** @description The service's order id. */
+            orderId: string;
+            externalOrderId: string;
         };
         /** Erasure */
         Erasure: {
@@ -1956,6 +2737,165 @@ export interface components {
                 at: string;
                 detail: string | null;
             }[];
+        };
+        /** Fulfillment */
+        Fulfillment: {
+            /** @description The id you gave the fulfillment, else the one the service made. */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            lineItems: {
+                id: string;
+                quantity: number;
+                title: string;
+                productId: string;
+                variantId: string | null;
+                sku: string | null;
+            }[];
+            trackingCompany: string | null;
+            trackingNumber: string | null;
+            /** @enum {string} */
+            status: "pre_transit" | "unknown" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "delivered" | "return_to_sender" | "failure" | "cancelled" | "error";
+            estimatedDeliveryDate: string | null;
+            deliveredAt: string | null;
+            /** @description Oldest first, by the carrier's time. */
+            trackingHistory: components["schemas"]["TrackingEvent"][];
+        };
+        /** FulfillmentResult */
+        FulfillmentResult: {
+            /** @constant */
+            success: true;
+            fulfillment: components["schemas"]["Fulfillment"];
+        };
+        /** FulfillmentStatusUpdate */
+        FulfillmentStatusUpdate: {
+            /**
+             * @description A status (updates the current status) or an event (stalled_in_transit, delayed, arriving_early: recorded only).
+             * @enum {string}
+             */
+            status: "pre_transit" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "delivered" | "return_to_sender" | "failure" | "cancelled" | "error" | "stalled_in_transit" | "delayed" | "arriving_early";
+            /**
+             * Format: date-time
+             * @description Its calendar date, as written, becomes the estimated delivery date.
+             */
+            estimatedDeliveryDate?: string | null;
+            message?: string | null;
+            /**
+             * Format: date-time
+             * @description When the carrier saw it (default: now). An entry older than the one that set the status records history only.
+             */
+            datetime?: string | null;
+            location?: {
+                city?: string | null;
+                state?: string | null;
+                country?: string | null;
+                postalCode?: string | null;
+            } | null;
+        };
+        /** ImportedReturn */
+        ImportedReturn: {
+            products: {
+                /** @description The product's id in this service (`prd_...`: the inventory's products). */
+                productId: string;
+                quantity: number;
+                /** @description Overrides the product's sku; a product unknown here needs it. */
+                sku?: string;
+                /** @description Overrides the product's UPC. */
+                barcode?: string;
+                productTitle?: string;
+                variantTitle?: string;
+                reason?: string;
+                /** @description The item's condition: its grade. */
+                condition?: string;
+            }[];
+            customer?: {
+                firstName?: string;
+                lastName?: string;
+                /** Format: email */
+                email?: string;
+            };
+            /** @description The return or RMA id in the system it comes from: the same one again is the same return (idempotent). */
+            externalReferenceId?: string;
+            /** @description The inbound shipment's tracking number: the return's first shipment. */
+            trackingNumber?: string;
+            carrier?: string;
+            notes?: string;
+            /** @description Without externalReferenceId: the same key again is the same return. */
+            idempotencyKey?: string;
+            /**
+             * Format: currency
+             * @description ISO 4217; USD when not given.
+             */
+            currency?: string;
+            shippingAddress?: {
+                line1: string;
+                line2?: string;
+                city: string;
+                /** @description State or province code. */
+                state?: string;
+                postalCode?: string;
+                /**
+                 * Format: country-code
+                 * @description ISO 3166-1 alpha-2.
+                 */
+                country: string;
+                /** @description Recipient or location name. */
+                name?: string;
+                /**
+                 * Format: phone
+                 * @description E.164.
+                 */
+                phone?: string;
+            };
+            merchantAddress?: {
+                line1: string;
+                line2?: string;
+                city: string;
+                /** @description State or province code. */
+                state?: string;
+                postalCode?: string;
+                /**
+                 * Format: country-code
+                 * @description ISO 3166-1 alpha-2.
+                 */
+                country: string;
+                /** @description Recipient or location name. */
+                name?: string;
+                /**
+                 * Format: phone
+                 * @description E.164.
+                 */
+                phone?: string;
+            };
+            /**
+             * @description Its status there, kept as it is (no transition is walked): open (ready for warehouse intake) when not given.
+             * @enum {string}
+             */
+            status?: "pre_shipment" | "open" | "in_transit" | "delivered" | "needs_review" | "in_review" | "flagged" | "complete" | "rejected" | "deleted";
+            /**
+             * @description Default return.
+             * @enum {string}
+             */
+            type?: "return" | "warranty" | "claim" | "recycle" | "withdrawal";
+            /**
+             * Format: date-time
+             * @description When it was created there (default: now).
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description When it last changed there (default: createdAt).
+             */
+            updatedAt?: string;
+            /**
+             * Format: date-time
+             * @description For a complete, rejected or deleted return: when it closed (default: updatedAt).
+             */
+            closedAt?: string;
+            /** @description The system it comes from (e.g. loop, shopify). With shopify, externalReferenceId is shown in externalReturnIds (the real platform names only Shopify return ids there). */
+            externalProvider?: string;
+            /** @description Tags it carries (created when the store lacks them). */
+            tags?: string[];
         };
         /** InboundShipment */
         InboundShipment: {
@@ -2198,6 +3138,56 @@ export interface components {
                 };
                 externalId: string;
             }[];
+        };
+        /** OrdersApiAddress */
+        OrdersApiAddress: {
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            province: string | null;
+            country: string | null;
+            postalCode: string | null;
+        };
+        /** OrdersApiOrder */
+        OrdersApiOrder: {
+            /** @description The order id on your platform (its external id). */
+            orderId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lineItems: {
+                id: string;
+                /** @description Empty when the order line names no product. */
+                productId: string;
+                variantId: string | null;
+                title: string;
+                sku: string | null;
+                quantity: number;
+                price: number | null;
+                imageUrl: string | null;
+                discount: number | null;
+            }[];
+            customer: {
+                id: string | null;
+                email: string | null;
+                phoneNumber: string | null;
+                name: string | null;
+                firstName: string | null;
+                lastName: string | null;
+            };
+            shipping: {
+                method: string | null;
+                cost: number | null;
+                address?: components["schemas"]["OrdersApiAddress"];
+            };
+            totalPrice: number | null;
+            subtotalPrice: number | null;
+            totalTax: number | null;
+            totalDiscount: number | null;
+            billingAddress?: components["schemas"]["OrdersApiAddress"];
+            tags: string[] | null;
+            currencyCode: string | null;
+            locationId: string | null;
+            fulfillments: components["schemas"]["Fulfillment"][];
         };
         /**
          * OrderSync
@@ -2629,6 +3619,31 @@ export interface components {
             returns: components["schemas"]["Return"][];
             orders: components["schemas"]["Order"][];
         };
+        /** ReturnTag */
+        ReturnTag: {
+            /** @description Case-sensitive. */
+            name: string;
+            /** @constant */
+            kind: "return";
+            /** @enum {string} */
+            pillTheme: "NORMAL" | "PRIMARY_LIGHT" | "LIGHT_PINK" | "DANGER" | "NEUTRAL_YELLOW" | "SUCCESS" | "NEUTRAL_BLUE" | "PRIMARY" | "SOLID_WHITE" | "SOLID_PINK" | "SOLID_RED" | "SOLID_ORANGE" | "SOLID_YELLOW" | "SOLID_GREEN" | "SOLID_LIGHT_BLUE" | "SOLID_NAVY" | "SOLID_BLACK" | "BRAND" | "GRAY_BLUE" | "WHITE_SUCCESS" | "GRAY_ALTERNATE" | "BRAND_ALTERNATE" | "ERROR_ALTERNATE" | "WARNING_ALTERNATE" | "SUCCESS_ALTERNATE" | "GRAY_BLUE_ALTERNATE" | "BLUE_LIGHT_ALTERNATE" | "BLUE_ALTERNATE" | "INDIGO_ALTERNATE" | "PURPLE_ALTERNATE" | "PINK_ALTERNATE" | "ORANGE_ALTERNATE" | "BLACK_ALTERNATE" | "WHITE_ALTERNATE" | "WHITE_SUCCESS_ALTERNATE";
+            /** @enum {string} */
+            source: "merchant" | "redo" | "flow";
+            numericId: number | null;
+        };
+        /** ReturnTagDeleted */
+        ReturnTagDeleted: {
+            /** @constant */
+            success: true;
+        };
+        /** ReturnTagList */
+        ReturnTagList: {
+            tags: components["schemas"]["ReturnTag"][];
+        };
+        /** ReturnTagResponse */
+        ReturnTagResponse: {
+            tag: components["schemas"]["ReturnTag"];
+        };
         /** RotatedWebhookSecret */
         RotatedWebhookSecret: {
             /** @description The new `whsec_` secret; shown only here. */
@@ -2659,6 +3674,57 @@ export interface components {
             estimatedDeliveryDate?: string;
             deliveredAt?: string;
         };
+        /** StorefrontEvent */
+        StorefrontEvent: {
+            /**
+             * @description The pixel event: it becomes the custom event of that name.
+             * @enum {string}
+             */
+            eventName: "product_added_to_cart" | "product_removed_from_cart" | "product_viewed" | "checkout_started" | "checkout_completed" | "checkout_contact_info_submitted" | "page_viewed" | "collection_viewed";
+            /** @description The pixel's event id: the same id again is the same event (counted once). */
+            eventId: string;
+            /**
+             * Format: date-time
+             * @description When it happened: the custom event's eventTimestamp.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            source: "AIMERCE";
+            /** @description The visitor's id: events of a visitor not identified yet wait until one of theirs names an email or phone. */
+            anonymousId?: string;
+            /** Format: email */
+            customerEmail?: string;
+            /** @description Used when it is E.164 once spaces, dashes, dots and parentheses are dropped. */
+            customerPhone?: string;
+            urlWithParams?: string;
+            urlWithoutParams?: string;
+            cart?: Record<string, never> | null;
+            /** @description The cart line added or removed ({merchandise, quantity, cost}). */
+            cartLine?: Record<string, never>;
+            /** @description The checkout ({token, email, phone, lineItems, totalPrice, currencyCode, order}). */
+            checkout?: Record<string, never>;
+            /** @description The collection viewed ({id, title}). */
+            collection?: Record<string, never>;
+            customer?: Record<string, never> | null;
+            /** @description The product variant viewed ({id, title, sku, price, product}). */
+            productVariant?: Record<string, never>;
+        } & {
+            [key: string]: unknown;
+        };
+        /** TrackingEvent */
+        TrackingEvent: {
+            message: string;
+            /** @description The status or event posted. */
+            status: string;
+            /** Format: date-time */
+            datetime: string;
+            location?: {
+                city: string | null;
+                state: string | null;
+                country: string | null;
+                postalCode: string | null;
+            };
+        };
         /**
          * UpdateWebhook
          * @description Topics, event types and the rate are kept unless given.
@@ -2678,10 +3744,17 @@ export interface components {
                 /** @description Your own id for the subscription: creating again with the same one updates it (200). */
                 externalId?: string | null;
                 /** @description One or more topics (instead of `topic`). */
-                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
-                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+                topics?: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational")[];
+                eventTypes?: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "order.created" | "order.updated" | "order.deleted" | "order.backfill" | "webhook.disabled")[] | null;
                 maxDeliveriesPerSecond?: number | null;
             };
+        };
+        /** UpsertReturnTag */
+        UpsertReturnTag: {
+            /** @enum {string} */
+            pillTheme: "NORMAL" | "PRIMARY_LIGHT" | "LIGHT_PINK" | "DANGER" | "NEUTRAL_YELLOW" | "SUCCESS" | "NEUTRAL_BLUE" | "PRIMARY" | "SOLID_WHITE" | "SOLID_PINK" | "SOLID_RED" | "SOLID_ORANGE" | "SOLID_YELLOW" | "SOLID_GREEN" | "SOLID_LIGHT_BLUE" | "SOLID_NAVY" | "SOLID_BLACK" | "BRAND" | "GRAY_BLUE" | "WHITE_SUCCESS" | "GRAY_ALTERNATE" | "BRAND_ALTERNATE" | "ERROR_ALTERNATE" | "WARNING_ALTERNATE" | "SUCCESS_ALTERNATE" | "GRAY_BLUE_ALTERNATE" | "BLUE_LIGHT_ALTERNATE" | "BLUE_ALTERNATE" | "INDIGO_ALTERNATE" | "PURPLE_ALTERNATE" | "PINK_ALTERNATE" | "ORANGE_ALTERNATE" | "BLACK_ALTERNATE" | "WHITE_ALTERNATE" | "WHITE_SUCCESS_ALTERNATE";
+            /** @description Renames the tag (returns carrying it show the new name). */
+            newName?: string;
         };
         /** Webhook */
         Webhook: {
@@ -2699,9 +3772,9 @@ export interface components {
              * @description Its first topic (all of them: `topics`).
              * @enum {string}
              */
-            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
-            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational")[];
-            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled")[] | null;
+            topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational";
+            topics: ("return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational")[];
+            eventTypes: ("return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "order.created" | "order.updated" | "order.deleted" | "order.backfill" | "webhook.disabled")[] | null;
             /**
              * @description `loop`: made through the compatibility API (`/api/v1/webhooks`): Loop's deliveries.
              * @enum {string}
@@ -2754,9 +3827,9 @@ export interface components {
         WebhookEventTypeList: {
             eventTypes: {
                 /** @enum {string} */
-                type: "return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "webhook.disabled";
+                type: "return.created" | "return.updated" | "return.backfill" | "inbound_shipment.created" | "inbound_shipment.updated" | "inbound_shipment.backfill" | "inventory_item.created" | "inventory_item.updated" | "inventory_item.backfill" | "custom_event.created" | "customer.erased" | "order.created" | "order.updated" | "order.deleted" | "order.backfill" | "webhook.disabled";
                 /** @enum {string} */
-                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "operational";
+                topic: "return" | "inbound_shipment" | "inventory_item" | "custom_event" | "customer" | "order" | "operational";
                 description: string;
                 /** @description The JSON Schema of its body (the same as the OpenAPI `webhooks` entry). */
                 schema: unknown;
@@ -3501,6 +4574,210 @@ export interface operations {
                         type?: "/problems/idempotency-key-reused";
                         /** @constant */
                         status?: 422;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    importReturns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 5,242,880 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkReturns"];
+            };
+        };
+        responses: {
+            /** @description One result per return, in the order of the request. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkReturnsResult"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
                     };
                 };
             };
@@ -4670,6 +5947,1553 @@ export interface operations {
                         type?: "/problems/unsupported-media-type";
                         /** @constant */
                         status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1,048,576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrder"];
+            };
+        };
+        responses: {
+            /** @description The order was created: the service's id and yours. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOrder"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Order already exists */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/order-exists";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as created, with its fulfillments and their tracking history. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrdersApiOrder"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Order not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/order-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    deleteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order was deleted. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOrder"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Order not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/order-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description The order has returns */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/order-has-returns";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    createFulfillment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1,048,576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFulfillment"];
+            };
+        };
+        responses: {
+            /** @description The fulfillment. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentResult"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Order not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/order-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Fulfillment already exists */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/fulfillment-exists";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    updateFulfillmentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                orderId: string;
+                fulfillmentId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1,048,576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FulfillmentStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The fulfillment after the update. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentResult"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Order not found; Fulfillment not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/order-not-found" | "/problems/fulfillment-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    listReturnTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnTagList"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    upsertReturnTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16,384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertReturnTag"];
+            };
+        };
+        responses: {
+            /** @description The tag as it now is. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnTagResponse"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON; The tag cannot be renamed */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json" | "/problems/rename-precondition-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many return tags */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/too-many-return-tags";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    deleteReturnTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag was deleted. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnTagDeleted"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Return tag not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/return-tag-not-found";
+                        /** @constant */
+                        status?: 404;
                     };
                 };
             };
@@ -6158,6 +8982,627 @@ export interface operations {
                         type?: "/problems/store-not-found";
                         /** @constant */
                         status?: 404;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query: {
+                /** @description Any case. */
+                email: string;
+            };
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found; Customer not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found" | "/problems/customer-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    upsertCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1,048,576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpsert"];
+            };
+        };
+        responses: {
+            /** @description An existing customer was updated. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerUpsertResult"];
+                };
+            };
+            /** @description A customer was created. */
+            201: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerUpsertResult"];
+                };
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description The customer was erased */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/customer-erased";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    createStorefrontEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 5,242,880 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorefrontEvent"];
+            };
+        };
+        responses: {
+            /** @description The event was accepted (queued, or held until its visitor is identified). */
+            204: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description The customer was erased */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/customer-erased";
+                        /** @constant */
+                        status?: 409;
                     };
                 };
             };

@@ -138,7 +138,7 @@ export function asnRows(record: ReturnRecord, now: Date) {
     customer_email: record.customer.email,
     title: item.title,
     sku: item.sku,
-    barcode: null,
+    barcode: item.barcode,
     quantity: item.quantity,
     purchase_price: new Decimal(item.line.price).toFixed(currencyDigits(record.currency)),
     carrier: record.shipment?.carrier ?? null,

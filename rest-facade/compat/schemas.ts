@@ -133,7 +133,7 @@ export const AsnRow = Type.Object(
     customer_email: Nullable(Type.String()),
     title: Nullable(Type.String()),
     sku: Nullable(Type.String()),
-    barcode: Type.Null(),
+    barcode: Nullable(Type.String({ description: "The item's barcode: an imported return's, else its product's UPC; null when neither is known." })),
     quantity: Type.Integer(),
     purchase_price: Decimal,
     carrier: Nullable(Type.String()),

@@ -7,6 +7,9 @@ import { registerEventRoutes } from './events.routes.js';
 import { registerInventoryRoutes } from './inventory.routes.js';
 import { registerPrivacyRoutes } from './privacy.routes.js';
 import { registerReturnRoutes } from './returns.routes.js';
+import { registerOrderRoutes } from './orders.routes.js';
+import { registerReturnTagRoutes } from './return-tags.routes.js';
+import { registerCustomerRoutes } from './customers.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { v2Cors, v2Surface } from './surface.js';
@@ -40,8 +43,11 @@ export interface V2Services {
 /** Every /v2.2 route, on the table that serves them or on a list that documents them (openapi.ts). */
 export function registerV2Routes(routes: RouteRegistry, services: V2Services): void {
   registerReturnRoutes(routes);
+  registerOrderRoutes(routes);
+  registerReturnTagRoutes(routes);
   registerInventoryRoutes(routes);
   registerEventRoutes(routes, services);
+  registerCustomerRoutes(routes);
   registerWebhookRoutes(routes, services);
   registerPrivacyRoutes(routes);
 }

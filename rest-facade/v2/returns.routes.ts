@@ -1,6 +1,8 @@
 import { invalid, notFound } from '../../platform/errors.js';
 import { OneOf, Strict, Type, violationsOf } from '../../platform/validation/index.js';
 import {
+  BulkReturnsResultSchema,
+  BulkReturnsSchema,
   CommentBodySchema,
   CreateReturnSchema,
   isOrderSync,
@@ -55,6 +57,9 @@ const GET_STATUS = operation(`
 
 const PROCESS_RETURN = operation(`
   mutation ProcessReturn($id: ID!, $input: JSON!) { processReturn(returnId: $id, input: $input) { id } }`);
+
+const IMPORT_RETURNS = operation(`
+  mutation ImportReturns($storeId: ID!, $input: JSON!) { importReturns(storeId: $storeId, input: $input) { restJson } }`);
 
 const LIST_COMMENTS = operation(`
   query ReturnComments($id: ID!) { return(id: $id) { comments { id message image createdAt } } }`);
@@ -142,6 +147,21 @@ export function registerReturnRoutes(routes: RouteRegistry): void {
       });
       const { replayed, return: ret, externalRMAResponses } = data.createReturn;
       return { status: replayed ? 200 : 201, json: `{"return":${ret.restJson},"externalRMAResponses":${JSON.stringify(externalRMAResponses)}}` };
+    },
+  });
+
+  routes.add('POST', '/stores/:storeId/returns/bulk', {
+    operationId: 'importReturns',
+    tag: TAG,
+    summary: 'Import returns made in another system (up to 100)',
+    description:
+      "Returns from a warehouse, an ERP or another returns platform, naming this service's products (`prd_...`) and no order: each gets an order of its own (not counted as ordered, not in the orders API). They keep their status, dates and reference as given (no transition is walked, nothing is restocked, no event is published unless `options.webhooks`); the same `externalReferenceId` (else `idempotencyKey`) again answers the return made the first time. The batch is written in one transaction; each invalid return is an `error` result and the others are created.",
+    scope: 'returns_write',
+    responses: { 200: { description: 'One result per return, in the order of the request.', schema: BulkReturnsResultSchema } },
+    body: { limit: 5 * BODY_LIMIT, schema: BulkReturnsSchema, checkedBy: 'graph' },
+    handle: async ({ params, body, graphql }) => {
+      const data = await graphql<{ importReturns: { restJson: string } }>(IMPORT_RETURNS, { storeId: params.storeId, input: body });
+      return { status: 200, json: data.importReturns.restJson };
     },
   });
 

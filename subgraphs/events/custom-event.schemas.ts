@@ -23,7 +23,7 @@ export const EVENT_LIMITS = {
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-const LocationSchema = Strict({
+export const LocationSchema = Strict({
   street1: Type.Optional(Type.String()),
   street2: Type.Optional(Type.String()),
   city: Type.Optional(Type.String()),

@@ -19,6 +19,12 @@ import { Migration20261220000200_event_stats } from './migrations/Migration20261
 import { Migration20261231000100_event_inbox } from './migrations/Migration20261231000100_event_inbox.js';
 import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
 import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
+import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
+import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
+import { CustomerUpserts } from './customers/customer-upsert.service.js';
+import { StorefrontEvents } from './storefront-event.service.js';
+import { StorefrontEventResolver } from './storefront-event.resolver.js';
+import { storefrontPrivacy } from './storefront-event.privacy.js';
 import { EventStatsResolver } from './event-stats.resolver.js';
 import { EventStatsReads } from './event-stats.rows.js';
 import { FlowStatsResolver } from './flows/flow-stats.resolver.js';
@@ -55,17 +61,21 @@ function services(deps: ModuleDeps) {
     generateSigningSecret,
   });
   const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets });
+  const acceptance = eventAcceptance(deps, inbox, suppressions);
   return {
     deps,
     customers,
     events,
     segments: new SegmentService(deps.orm),
     inbox,
-    acceptance: eventAcceptance(deps, inbox, suppressions),
+    acceptance,
+    // Storefront events go through the same acceptance as custom events.
+    storefront: new StorefrontEvents(deps.orm, acceptance, deps.config.eventsRateLimitPerSecond),
     templates,
     flows,
     runner,
     suppressions,
+    upserts: new CustomerUpserts(deps.orm, suppressions),
   };
 }
 
@@ -81,6 +91,8 @@ const RESOLVERS = [
   CustomerExportResolver,
   EventStatsResolver,
   FlowStatsResolver,
+  CustomerProfileResolver,
+  StorefrontEventResolver,
 ] as const;
 
 export const eventsSubgraph = defineModule({
@@ -98,6 +110,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261125000400_flows', class: Migration20261125000400_flows },
       { name: 'Migration20261215000300_privacy', class: Migration20261215000300_privacy },
       { name: 'Migration20261220000200_event_stats', class: Migration20261220000200_event_stats },
+      { name: 'Migration20261229000500_storefront_identity', class: Migration20261229000500_storefront_identity },
       { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
@@ -113,7 +126,7 @@ export const eventsSubgraph = defineModule({
   graph: {
     graph: 'events',
     resolvers: [...RESOLVERS],
-    instances: ({ deps, customers, events, segments, acceptance, templates, flows }) => [
+    instances: ({ deps, customers, events, segments, acceptance, templates, flows, upserts, storefront }) => [
       new CustomerResolver({ customers, events, accounts: deps.accounts }),
       new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
       new SegmentResolver({ segments, accounts: deps.accounts }),
@@ -125,6 +138,8 @@ export const eventsSubgraph = defineModule({
       new CustomerExportResolver({ customers, events, flows, accounts: deps.accounts }),
       new EventStatsResolver({ stats: new EventStatsReads(deps.heavyReads), days: new EventStatDays(deps.orm, deps.boss), accounts: deps.accounts }),
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
+      new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
+      new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },
@@ -142,6 +157,7 @@ export const eventsSubgraph = defineModule({
   },
   privacy: ({ deps, suppressions }) => [
     new EventsPrivacy(deps.orm, suppressions).participants(),
+    storefrontPrivacy(deps.orm),
     // Accepted events wait in the inbox until processed, and dead letters keep them: their copies of the person go too.
     { erasure: inboxErasure(deps.orm) },
     { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },

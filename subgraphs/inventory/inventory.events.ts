@@ -15,9 +15,17 @@ export const InventoryItemCreated = outboxContract('inventory_item.created', 'in
 /** Every committed change of an item's stock or name. */
 export const InventoryItemUpdated = outboxContract('inventory_item.updated', 'inventory_item', 1, InventoryItemEventDataSchema);
 
-/** A product's facts other subgraphs keep a copy of (the returns subgraph shows the UPC on return items). */
+/** A product's facts other subgraphs keep a copy of (the returns subgraph shows the UPC on return items and names imported returns' products). */
 const ProductEventDataSchema = Strict({
-  product: Strict({ id: Type.String(), sku: Type.String(), upc: OrNull(Type.String()), updatedAt: DateTime() }),
+  product: Strict({
+    id: Type.String(),
+    sku: Type.String(),
+    upc: OrNull(Type.String()),
+    updatedAt: DateTime(),
+    // Added later (events from before lack them): what an imported return's items are called.
+    title: Type.Optional(Type.String()),
+    variantTitle: Type.Optional(OrNull(Type.String())),
+  }),
 });
 
 /** Every create or update of a product (no webhook topic carries it). */

@@ -56,7 +56,7 @@ export class ProductService {
       }
       const p = product!;
       await publish(em, ProductUpserted, [
-        { storeId, subjectId: p.id, data: { product: { id: p.id, sku: p.sku, upc: p.upc, updatedAt: new Date(p.updatedAt).toISOString() } } },
+        { storeId, subjectId: p.id, data: { product: { id: p.id, sku: p.sku, upc: p.upc, updatedAt: new Date(p.updatedAt).toISOString(), title: p.title, variantTitle: p.variantTitle } } },
       ]);
       return p;
     });

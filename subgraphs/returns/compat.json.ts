@@ -39,6 +39,8 @@ export interface ReturnRecordItem {
   title: string | null;
   productId: string | null;
   variantId: string | null;
+  /** The item's barcode: the one an import gave, else its product's UPC (null when neither is known). */
+  barcode: string | null;
   /** The order line: its quantity, unit price, and tax and discount of the whole line. */
   line: { id: string; numericId: number; externalId: string; quantity: number; price: string; tax: string; discount: string };
 }
@@ -70,6 +72,7 @@ export function returnRecord(view: ReturnView): ReturnRecord {
       title: item.title,
       productId: item.productId,
       variantId: item.variantId,
+      barcode: item.upc,
       line: { id: item.orderItem.id, numericId: Number(item.orderItem.numericId), externalId: item.orderItem.lineItemId, ...item.line },
     })),
   };

@@ -10,7 +10,10 @@ interface OrderCustomer {
   phone: string | null;
   firstName: string | null;
   lastName: string | null;
+  /** The orders API's full name of the customer and their billing address. */
+  name: string | null;
   address: Address | null;
+  billing: Address | null;
 }
 
 interface ReturnSource {
@@ -40,7 +43,8 @@ export class ReturnsPrivacy {
   private orders(work: ErasureWork, subject: ErasureSubject): Promise<OrderCustomer[]> {
     return sql<OrderCustomer>(
       this.orm.em.fork(),
-      `select id, customer_email as email, customer_phone as phone, customer_first_name as "firstName", customer_last_name as "lastName", shipping_address as address
+      `select id, customer_email as email, customer_phone as phone, customer_first_name as "firstName", customer_last_name as "lastName", customer_name as name,
+              shipping_address as address, billing_address as billing
          from "order" where store_id = $1 and (lower(customer_email) = any($2) or customer_phone = any($3)) order by id`,
       [work.storeId, subject.emails, subject.phones],
     );
@@ -62,7 +66,7 @@ export class ReturnsPrivacy {
       emails: [...orders.map((o) => o.email), ...sources.map((s) => s.emailAddress)].filter((v): v is string => !!v),
       phones: [...orders.map((o) => o.phone), ...sources.map((s) => s.phoneNumber)].filter((v): v is string => !!v),
       details: [
-        ...orders.flatMap((o) => [o.firstName, o.lastName, ...addressDetails(o.address)]),
+        ...orders.flatMap((o) => [o.firstName, o.lastName, o.name, ...addressDetails(o.address), ...addressDetails(o.billing)]),
         ...sources.flatMap((s) => [s.name?.given, s.name?.surname, ...addressDetails(s.mailingAddress)]),
       ].filter((v): v is string => !!v),
     };
@@ -77,7 +81,7 @@ export class ReturnsPrivacy {
         const changed = await sql(
           em,
           `update "order" set customer_email = null, customer_phone = null, customer_first_name = null, customer_last_name = null, shipping_address = null,
-                  erased_at = now(), updated_at = now() where id = any($1) returning id`,
+                  customer_external_id = null, customer_name = null, billing_address = null, erased_at = now(), updated_at = now() where id = any($1) returning id`,
           [batch],
         );
         await ledger.count(em, work.id, [{ kind: 'order', action: 'ANONYMISED', count: changed.length }]);

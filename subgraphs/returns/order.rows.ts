@@ -39,6 +39,18 @@ export interface OrderRow {
   createdAt: Date;
   updatedAt: Date;
   erasedAt: Date | null;
+  /** What the real platform's orders API says of an order beyond the service's order (null when not given). */
+  customerExternalId: string | null;
+  customerName: string | null;
+  shippingMethod: string | null;
+  billingAddress: Address | null;
+  tags: string[] | null;
+  totalPrice: string | null;
+  subtotalPrice: string | null;
+  totalTax: string | null;
+  totalDiscount: string | null;
+  /** Set on the order made for an imported return (no order of the store). */
+  importedAt: Date | null;
 }
 
 export interface OrderLineRow {
@@ -57,23 +69,32 @@ export interface OrderLineRow {
   tax: string;
   discount: string;
   weightKg: string | null;
+  imageUrl: string | null;
+  /** The line's own discount as the orders API stated it, when the order's discount was spread over the lines. */
+  statedDiscount: string | null;
+  /** A barcode given for the line (imported returns), shown instead of the product's UPC. */
+  upc: string | null;
 }
 
 export const ORDER_COLUMNS = `o.id, o.store_id as "storeId", o.compat_id::text as "compatId", o.provider, o.external_id as "externalId", o.name, o.currency,
   o.customer_email as "customerEmail", o.customer_phone as "customerPhone", o.customer_first_name as "customerFirstName",
   o.customer_last_name as "customerLastName", o.shipping_cost::text as "shippingCost", o.shipping_address as "shippingAddress",
-  o.fulfillment_location_id as "fulfillmentLocationId", o.created_at as "createdAt", o.updated_at as "updatedAt", o.erased_at as "erasedAt"`;
+  o.fulfillment_location_id as "fulfillmentLocationId", o.created_at as "createdAt", o.updated_at as "updatedAt", o.erased_at as "erasedAt",
+  o.customer_external_id as "customerExternalId", o.customer_name as "customerName", o.shipping_method as "shippingMethod", o.billing_address as "billingAddress",
+  o.tags, o.total_price::text as "totalPrice", o.subtotal_price::text as "subtotalPrice", o.total_tax::text as "totalTax", o.total_discount::text as "totalDiscount",
+  o.imported_at as "importedAt"`;
 
 export const LINE_COLUMNS = `l.id, l.order_id as "orderId", l.compat_id::text as "compatId", l.external_id as "externalId", l.position, l.product_id as "productId",
   l.variant_id as "variantId", l.sku, l.title, l.variant_title as "variantTitle", l.quantity, l.price::text as price,
-  l.tax::text as tax, l.discount::text as discount, l.weight_kg::text as "weightKg"`;
+  l.tax::text as tax, l.discount::text as discount, l.weight_kg::text as "weightKg", l.image_url as "imageUrl", l.stated_discount::text as "statedDiscount", l.upc`;
 
 /** An order's visible lines as a JSON array (numerics as text). */
 export const ORDER_LINES = `
   coalesce((select json_agg(json_build_object(
       'id', l.id, 'orderId', l.order_id, 'compatId', l.compat_id::text, 'externalId', l.external_id, 'position', l.position, 'productId', l.product_id,
       'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title, 'quantity', l.quantity,
-      'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text) order by l.position)
+      'price', l.price::text, 'tax', l.tax::text, 'discount', l.discount::text, 'weightKg', l.weight_kg::text,
+      'imageUrl', l.image_url, 'statedDiscount', l.stated_discount::text, 'upc', l.upc) order by l.position)
     from order_line_item l where l.order_id = o.id and l.removed_at is null), '[]') as lines`;
 
 /** A whole order in one row: the order and its visible lines. */

@@ -30,3 +30,19 @@ export function orderTotals(
     total: m(lineItemsTotal.minus(discounts).plus(taxes).plus(shippingCost)),
   };
 }
+
+/**
+ * An order-level amount (a discount, a tax) shared over the lines in proportion to their values,
+ * each share cut to 6 decimals (what `numeric(20, 6)` keeps) and the last line taking the rest, so
+ * the shares always sum to the amount exactly. Lines worth nothing in total share it evenly.
+ */
+export function spreadByValue(amount: Decimal.Value, values: readonly Decimal.Value[]): Decimal[] {
+  const total = values.reduce<Decimal>((acc, v) => acc.plus(v), new Decimal(0));
+  let left = new Decimal(amount);
+  return values.map((value, i) => {
+    if (i === values.length - 1) return left;
+    const share = (total.isZero() ? new Decimal(amount).dividedBy(values.length) : new Decimal(amount).times(value).dividedBy(total)).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    left = left.minus(share);
+    return share;
+  });
+}

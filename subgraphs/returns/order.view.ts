@@ -6,7 +6,7 @@ import { orderTotals } from './order.rules.js';
 
 /** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
 
-interface OrderItemView {
+export interface OrderItemView {
   id: string;
   numericId: string;
   externalId: string;
@@ -17,6 +17,10 @@ interface OrderItemView {
   variant: { name: string | null; externalId: string | null; sku: string | null; weight: { kg: number | null } };
   tax: Money;
   discount: Money;
+  imageUrl: string | null;
+  /** As stored (exact decimals): the unit price, and the line's discount as stated (orders API) or as kept. */
+  exact: { price: string; statedDiscount: string };
+  upc: string | null;
 }
 
 export interface OrderView {
@@ -40,6 +44,21 @@ export interface OrderView {
   taxes: Money;
   total: Money;
   items: OrderItemView[];
+  /** What the real platform's orders API says of the order beyond the rest (null when not given). */
+  api: {
+    customerExternalId: string | null;
+    customerName: string | null;
+    shippingMethod: string | null;
+    billingAddress: Address | null;
+    tags: string[] | null;
+    totalPrice: string | null;
+    subtotalPrice: string | null;
+    totalTax: string | null;
+    totalDiscount: string | null;
+    shippingCost: string;
+  };
+  /** Set on the order made for an imported return: no order of the store. */
+  importedAt: Date | null;
 }
 
 export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
@@ -70,7 +89,23 @@ export function orderView(row: OrderRow, lines: OrderLineRow[]): OrderView {
       variant: { name: l.variantTitle, externalId: l.variantId, sku: l.sku, weight: { kg: l.weightKg === null ? null : Number(l.weightKg) } },
       tax: m(l.tax),
       discount: m(l.discount),
+      imageUrl: l.imageUrl ?? null,
+      exact: { price: l.price, statedDiscount: l.statedDiscount ?? l.discount },
+      upc: l.upc ?? null,
     })),
+    api: {
+      customerExternalId: row.customerExternalId ?? null,
+      customerName: row.customerName ?? null,
+      shippingMethod: row.shippingMethod ?? null,
+      billingAddress: row.billingAddress ?? null,
+      tags: row.tags ?? null,
+      totalPrice: row.totalPrice ?? null,
+      subtotalPrice: row.subtotalPrice ?? null,
+      totalTax: row.totalTax ?? null,
+      totalDiscount: row.totalDiscount ?? null,
+      shippingCost: row.shippingCost,
+    },
+    importedAt: row.importedAt ?? null,
   };
 }
 

@@ -12,3 +12,10 @@ export { RestCommentSchema, RestReturnListSchema, RestReturnSchema } from './ret
 export { RestOrderSchema } from './order.json.js';
 export type { ReturnRecord, ReturnRecordItem } from './compat.json.js';
 export { isOrderSync, OrderSyncSchema } from './order-sync.schemas.js';
+export { OrderCreated, OrderDeleted, OrderUpdated } from './order.events.js';
+export { CreatedOrderSchema, DeletedOrderSchema, FulfillmentResultSchema, OrdersApiOrderSchema } from './order-api.json.js';
+export { CreateOrderSchema } from './order-api.schemas.js';
+export { CreateFulfillmentSchema, FulfillmentStatusSchema } from './fulfillment.schemas.js';
+export { ReturnTagDeletedSchema, ReturnTagListSchema, ReturnTagResponseSchema } from './return-tag.json.js';
+export { UpsertReturnTagSchema } from './return-tag.schemas.js';
+export { BulkReturnsResultSchema, BulkReturnsSchema } from './return-import.schemas.js';

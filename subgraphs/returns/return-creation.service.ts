@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids.js';
 import { check, Violations } from '../../platform/validation/index.js';
 import { addressOrNull, LINE_COLUMNS, type Address, type OrderLineRow } from './order.rows.js';
 import { ReturnCreated, type ReturnEvents } from './return.events.js';
+import { fulfilledUnits } from './fulfillment.rows.js';
 import { unitsInReturns, type ReturnReads, type Shipment } from './return.rows.js';
 import { itemAmounts, itemCompensation, returnableUnits, type ReturnStatus } from './return.rules.js';
 import { CreateReturnSchema, type CreateReturnBody } from './return.schemas.js';
@@ -77,9 +78,10 @@ export class ReturnCreation {
     // Locking the order serialises returns against it: two creates racing for the last unit cannot both pass the check.
     const [order] = await sql<{ id: string; name: string; currency: string; customerEmail: string | null; customerPhone: string | null; firstName: string | null; lastName: string | null; shippingAddress: Address | null }>(
       em,
-      `select id, name, currency, customer_email as "customerEmail", customer_phone as "customerPhone", customer_first_name as "firstName",
+      `select id, name, currency, customer_email as "customerEmail", customer_phone as "customerPhone",
+              coalesce(customer_first_name, case when customer_last_name is null then customer_name end) as "firstName",
               customer_last_name as "lastName", shipping_address as "shippingAddress"
-         from "order" where store_id = $1 and provider = $2 and external_id = $3 for update`,
+         from "order" where store_id = $1 and provider = $2 and external_id = $3 and imported_at is null for update`,
       [storeId, data.provider, data.externalOrderId],
     );
     if (!order) throw notFound('order-not-found', `No ${data.provider} order ${data.externalOrderId} in this store.`);
@@ -92,11 +94,14 @@ export class ReturnCreation {
     unknown.throwIfAny('A line item is not in the order.');
 
     const held = new Map((await unitsInReturns(em, order.id)).map((r) => [r.lineId, r.units]));
+    // An order that reports fulfillments returns what shipped; one that reports none, what was ordered.
+    const shipped = await fulfilledUnits(em, order.id);
     for (const item of data.items) {
       const line = byExternal.get(item.lineItemId)!;
-      const left = returnableUnits(line.quantity, held.get(line.id) ?? 0);
+      const left = returnableUnits(line.quantity, held.get(line.id) ?? 0, shipped.reported ? (shipped.byLine.get(line.id) ?? 0) : null);
       if (item.quantity > left) {
-        throw new AppError('conflict', 'quantity-not-returnable', `Line item ${item.lineItemId}: ${item.quantity} requested, ${left} still returnable.`);
+        const basis = shipped.reported ? ` (${shipped.byLine.get(line.id) ?? 0} fulfilled)` : '';
+        throw new AppError('conflict', 'quantity-not-returnable', `Line item ${item.lineItemId}: ${item.quantity} requested, ${left} still returnable${basis}.`);
       }
     }
 

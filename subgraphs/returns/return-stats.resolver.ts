@@ -11,7 +11,7 @@ import type { ReturnsResolverDeps } from './return.resolver.js';
 import { ReturnFilterSchema } from './return.schemas.js';
 import { ReturnStatsBasis, ReturnStatsComparison, ReturnStatsFilterInput } from './return-stats.input.js';
 import type { Customers, ReturnStatsReads } from './return-stats.rows.js';
-import { ReturnDimension, ReturnStatsType } from './return-stats.type.js';
+import { ReturnDimension, ReturnRateBasis, ReturnStatsType } from './return-stats.type.js';
 import { loadReturnStatsCompared } from './return-stats.view.js';
 
 const SEGMENT_CONTACTS = `query ReturnStatsSegment($storeId: ID!, $definition: SegmentDefinitionInput!) {
@@ -32,6 +32,7 @@ export class ReturnStatsResolver {
     @Arg('basis', () => ReturnStatsBasis, { nullable: true, defaultValue: ReturnStatsBasis.CREATED }) basis: ReturnStatsBasis | undefined,
     @Arg('compareTo', () => ReturnStatsComparison, { nullable: true }) compareTo: ReturnStatsComparison | undefined,
     @Ctx() ctx: GraphQLContext,
+    @Arg('rateBasis', () => ReturnRateBasis, { nullable: true, description: 'What returnRate divides by (default ORDERED).' }) rateBasis: ReturnRateBasis | undefined,
   ): Promise<ReturnStatsType> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'returns_read');
     const { segment, ...returnFilter } = filter ?? {};
@@ -43,7 +44,7 @@ export class ReturnStatsResolver {
       previous = resolveWindow({ from: new Date(period.from), until: new Date(period.until), interval: current.interval, timeZone: current.timeZone } as TimeWindowInput, null);
     }
     const customers = segment ? await this.segmentCustomers(storeId, segment, ctx) : undefined;
-    return loadReturnStatsCompared(this.deps.stats, storeId, current, previous, by ?? undefined, filters, { basis: basis ?? ReturnStatsBasis.CREATED, customers });
+    return loadReturnStatsCompared(this.deps.stats, storeId, current, previous, by ?? undefined, filters, { basis: basis ?? ReturnStatsBasis.CREATED, customers }, rateBasis ?? undefined);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Window } from '../../platform/analytics/time-window.js';
 import { Conditions } from '../../platform/db/keyset.js';
 import { heavySql, type HeavyReads } from '../../platform/db/replica.js';
 import { timeBoundInstant } from '../../platform/validation/index.js';
+import { tagAndImportFilters } from './return.rows.js';
 import type { ReturnFilter } from './return.schemas.js';
 
 /**
@@ -50,11 +51,13 @@ export interface StatScope {
 }
 
 /**
- * Filters on what the rollup does not keep (a return's update time, its order's name, its customer)
+ * Filters on what the rollup does not keep (a return's update time, its order's name, its tags, its customer)
  * and the order-date basis are read from the rows alone.
  */
 function needsRows(filter: ReturnFilter, scope: StatScope): boolean {
-  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.email || scope.customers || scope.basis === 'ORDER_DATE');
+  return Boolean(
+    filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null) || filter.email || scope.customers || scope.basis === 'ORDER_DATE',
+  );
 }
 
 /** The order `o` belongs to one of `customers` (the indexes on the order's lower(email) and phone serve it). */
@@ -111,13 +114,15 @@ export class ReturnStatsReads {
         .when(filter.providerOrderName, (v) => `rr.order_name = ${v}`)
         .when(byOrder ? instant(filter.createdAtMin) : undefined, (v) => `x.created_at >= ${v}`, 'timestamptz')
         .when(byOrder ? instant(filter.createdAtMax) : undefined, (v) => `x.created_at < ${v}`, 'timestamptz');
+      tagAndImportFilters(rows, filter, 'rr');
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
       const customers = ofCustomers(c, scope.customers, filter.email);
       const measures = `${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange`;
       if (byOrder) {
-        // The orders placed in each span (their store and creation index), their returns, each return's contribution.
+        // The orders placed in each span (their store and creation index), their returns, each return's contribution;
+        // an order made for imported returns is no order of the store, placed nowhere (as in the units ordered).
         branches.push(`select ${bucket('o.created_at')} as bucket, ${measures}
-          from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi${customers}
+          from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${customers}
           join return rr on rr.order_id = o.id join return_stat_source x on x.return_id = rr.id and x.dim = ${dim}${onReturn('x')}${extra}`);
       } else {
         const join = rawOnly ? ` join return rr on rr.id = x.return_id${customers ? ' join "order" o on o.id = rr.order_id' : ''}` : '';
@@ -137,14 +142,17 @@ export class ReturnStatsReads {
   }
 
   /**
-   * Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku) or for each of `skus`;
-   * only by `customers` (or the filter's email) when given: those are read from the orders.
+   * Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku)
+   * or for each of `skus`; only by `customers` (or the filter's email) when given: those are read
+   * from the orders. With `fulfilled`, the units of those orders shipped instead (in fulfillments
+   * that are not cancelled), read from the fulfillments of the window's orders: the orders of a
+   * store's window through their index, then each one's lines and fulfillments.
    */
-  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[]; customers?: Customers; email?: string | null }): Promise<OrderedRow[]> {
+  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[]; fulfilled?: boolean; customers?: Customers; email?: string | null }): Promise<OrderedRow[]> {
     const c = new Conditions();
     const store = c.p(storeId);
     const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
-    const { slots, raw } = readRanges(window, { perBucket: options.perBucket, rawOnly: Boolean(options.customers || options.email) });
+    const { slots, raw } = readRanges(window, { perBucket: options.perBucket, rawOnly: Boolean(options.fulfilled || options.customers || options.email) });
     const skus = options.skus ? c.p(options.skus, 'text[]') : undefined;
     const key = (column: string) => (skus ? column : `''`);
     const branches: string[] = [];
@@ -153,9 +161,13 @@ export class ReturnStatsReads {
         from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
     }
     if (raw.length) {
-      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, l.quantity::bigint as units
-        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi${ofCustomers(c, options.customers, options.email)}
-        join order_line_item l on l.order_id = o.id and l.removed_at is null${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+      const units = options.fulfilled
+        ? `(select coalesce(sum(fl.quantity), 0) from fulfillment_line fl join fulfillment f on f.id = fl.fulfillment_id where fl.order_line_item_id = l.id and f.status <> 'cancelled')`
+        : 'l.quantity';
+      // Orders made for imported returns are no orders of the store: they count nowhere.
+      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
+        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${ofCustomers(c, options.customers, options.email)}
+        join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
     }
     if (!branches.length) return [];
     return heavySql<OrderedRow>(this.reads, `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);

@@ -15,6 +15,15 @@ registerEnumType(ReturnDimension, {
   description: 'What returnStats groups by. REASON, SKU and OUTCOME group by item: a return counts once in each group it has an item in.',
 });
 
+export enum ReturnRateBasis {
+  ORDERED = 'ORDERED',
+  FULFILLED = 'FULFILLED',
+}
+registerEnumType(ReturnRateBasis, {
+  name: 'ReturnRateBasis',
+  description: "What returnRate divides by: the units ordered (ORDERED), or the units of those orders fulfilled (FULFILLED: in fulfillments that are not cancelled; orders that report none count none).",
+});
+
 @ObjectType('ReturnMeasures')
 export class ReturnMeasuresType {
   @Field(() => Int, { description: 'Returns created in the span.' })
@@ -32,7 +41,10 @@ export class ReturnMeasuresType {
   @Field(() => [MoneyType])
   exchange!: MoneyType[];
 
-  @Field(() => Float, { nullable: true, description: 'items / units ordered in orders created in the same span (a SKU group: units of that sku); null when none were ordered.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'items / units ordered in orders created in the same span (a SKU group: units of that sku), or / units of those orders fulfilled (rateBasis FULFILLED); null when there are none.',
+  })
   returnRate!: number | null;
 }
 

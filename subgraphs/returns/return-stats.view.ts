@@ -4,7 +4,7 @@ import type { Decimal } from '../../platform/money.js';
 import type { ReturnFilter } from './return.schemas.js';
 import type { ReturnStatsBasis } from './return-stats.input.js';
 import type { ReturnStatsReads, StatRow, StatScope, StatShape } from './return-stats.rows.js';
-import { ReturnDimension, type ReturnMeasuresType, type ReturnStatsType } from './return-stats.type.js';
+import { ReturnDimension, ReturnRateBasis, type ReturnMeasuresType, type ReturnStatsType } from './return-stats.type.js';
 
 /** Running sums of one bucket or group, over its currencies. */
 class Sums {
@@ -59,14 +59,23 @@ const SHAPES: Record<ReturnDimension, StatShape> = {
  * items'), and the units ordered beside them for `returnRate` (by the scope's customers only, when
  * it names some).
  */
-export async function loadReturnStats(reads: ReturnStatsReads, storeId: string, window: Window, by: ReturnDimension | undefined, filter: ReturnFilter, scope: StatScope): Promise<ReturnStatsType> {
+export async function loadReturnStats(
+  reads: ReturnStatsReads,
+  storeId: string,
+  window: Window,
+  by: ReturnDimension | undefined,
+  filter: ReturnFilter,
+  scope: StatScope,
+  rateBasis: ReturnRateBasis = ReturnRateBasis.ORDERED,
+): Promise<ReturnStatsType> {
+  const fulfilled = rateBasis === ReturnRateBasis.FULFILLED;
   const shape = by ? SHAPES[by] : undefined;
   // STATUS and TYPE are columns of the return's own rows: one read gives the series and the groups.
   const ownKey = shape?.dim === '' ? shape.key : null;
   const whose = { customers: scope.customers, email: filter.email };
   const [rows, ordered, groupRows] = await Promise.all([
     reads.returns(storeId, window, { dim: '', key: ownKey }, filter, scope, { perBucket: true }),
-    reads.ordered(storeId, window, { perBucket: true, ...whose }),
+    reads.ordered(storeId, window, { perBucket: true, fulfilled, ...whose }),
     shape && shape.dim !== '' ? reads.returns(storeId, window, shape, filter, scope, { perBucket: false, top: MAX_GROUPS }) : Promise.resolve(undefined),
   ]);
 
@@ -81,17 +90,26 @@ export async function loadReturnStats(reads: ReturnStatsReads, storeId: string, 
     const byKey = sumBy(groupRows ?? rows, (r) => r.key);
     const top = topGroups([...byKey].map(([key, sums]) => ({ key, sums })), (g) => g.sums.returns);
     // A sku's return rate is against that sku's ordered units; every other group's against all of them.
-    const perSku = by === ReturnDimension.SKU ? new Map((await reads.ordered(storeId, window, { perBucket: false, skus: top.map((g) => g.key), ...whose })).map((o) => [o.key, o.units])) : undefined;
+    const perSku = by === ReturnDimension.SKU ? new Map((await reads.ordered(storeId, window, { perBucket: false, skus: top.map((g) => g.key), fulfilled, ...whose })).map((o) => [o.key, o.units])) : undefined;
     groups = top.map(({ key, sums }) => ({ key, measures: sums.measures(perSku ? perSku.get(key) : orderedTotal) }));
   }
   return { from: new Date(window.from), until: new Date(window.until), basis: scope.basis as ReturnStatsBasis, totals: totals.measures(orderedTotal), series, groups, previous: null };
 }
 
 /** `returnStats`: the window, and with `previous` the period just before it, each cut into its own buckets. */
-export async function loadReturnStatsCompared(reads: ReturnStatsReads, storeId: string, window: Window, previous: Window | undefined, by: ReturnDimension | undefined, filter: ReturnFilter, scope: StatScope): Promise<ReturnStatsType> {
+export async function loadReturnStatsCompared(
+  reads: ReturnStatsReads,
+  storeId: string,
+  window: Window,
+  previous: Window | undefined,
+  by: ReturnDimension | undefined,
+  filter: ReturnFilter,
+  scope: StatScope,
+  rateBasis?: ReturnRateBasis,
+): Promise<ReturnStatsType> {
   const [current, before] = await Promise.all([
-    loadReturnStats(reads, storeId, window, by, filter, scope),
-    previous ? loadReturnStats(reads, storeId, previous, by, filter, scope) : Promise.resolve(null),
+    loadReturnStats(reads, storeId, window, by, filter, scope, rateBasis),
+    previous ? loadReturnStats(reads, storeId, previous, by, filter, scope, rateBasis) : Promise.resolve(null),
   ]);
   return { ...current, previous: before };
 }

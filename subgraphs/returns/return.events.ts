@@ -53,23 +53,34 @@ export class ReturnEvents {
   }
 
   async emit(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, returnId: string, previousStatus: string | null) {
-    const [view] = await this.views.byIds([returnId], em);
-    const settings = await this.settings.get(view!.storeId, em);
-    await publish(em, contract, [
-      {
-        storeId: view!.storeId,
-        subjectId: returnId,
+    const [view] = await this.emitMany(em, contract, [{ returnId, previousStatus }]);
+    return view!;
+  }
+
+  /** The same for several returns of one store at once (bulk changes: a tag renamed, an import): one read, one insert. */
+  async emitMany(em: EntityManager, contract: typeof ReturnCreated | typeof ReturnUpdated, changes: readonly { returnId: string; previousStatus: string | null }[]) {
+    if (!changes.length) return [];
+    const views = new Map((await this.views.byIds(changes.map((c) => c.returnId), em)).map((v) => [v.id, v]));
+    const storeIds = [...new Set([...views.values()].map((v) => v.storeId))];
+    const locations = new Map(await Promise.all(storeIds.map(async (id) => [id, (await this.settings.get(id, em)).returnLocationId] as const)));
+    const ordered = changes.map((c) => ({ view: views.get(c.returnId)!, previousStatus: c.previousStatus }));
+    await publish(
+      em,
+      contract,
+      ordered.map(({ view, previousStatus }) => ({
+        storeId: view.storeId,
+        subjectId: view.id,
         data: {
-          return: restReturn(view!),
-          order: restOrder(view!.prefetchedOrder!),
+          return: restReturn(view),
+          order: restOrder(view.prefetchedOrder!),
           // A value of the status column, which holds only statuses.
           previousStatus: previousStatus as ReturnStatus | null,
-          record: returnRecord(view!),
-          destinationLocationId: settings.returnLocationId,
-          items: view!.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
+          record: returnRecord(view),
+          destinationLocationId: locations.get(view.storeId) ?? null,
+          items: view.items.map((item) => ({ id: item.id, sku: item.sku, title: item.title, quantity: item.quantity, restock: item.restock })),
         },
-      },
-    ]);
-    return view!;
+      })),
+    );
+    return ordered.map((o) => o.view);
   }
 }

@@ -13,6 +13,8 @@ export class ReturnFilterInput {
   @Field(() => String, { nullable: true, description: 'Exclusive' }) createdAtMax?: string;
   @Field(() => String, { nullable: true, description: "The order's name on its platform, e.g. #1001" }) providerOrderName?: string;
   @Field(() => String, { nullable: true, description: "The order customer's email, any case" }) email?: string;
+  @Field(() => String, { nullable: true, description: 'Returns carrying this tag (case-sensitive)' }) tag?: string;
+  @Field(() => Boolean, { nullable: true, description: 'true: imported returns only; false: returns made here only' }) imported?: boolean;
 }
 
 @InputType()

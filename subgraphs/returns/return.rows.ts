@@ -36,6 +36,12 @@ export interface ReturnRow {
   updatedAt: Date;
   closedAt: Date | null;
   erasedAt: Date | null;
+  /** Imported returns (`POST /stores/{storeId}/returns/bulk`): when, and the other system's reference. */
+  importedAt: Date | null;
+  externalReferenceId: string | null;
+  externalProvider: string | null;
+  /** Whether the return's order is the one made for an imported return (no order of the store). */
+  orderImported: boolean;
 }
 
 export interface ReturnItemRow {
@@ -62,14 +68,22 @@ export interface ReturnItemRow {
   sku: string | null;
   title: string | null;
   variantTitle: string | null;
-  /** The UPC of the store's product of this sku (inventory's `product.upserted` events, kept in `product_fact`). */
+  /** The barcode given for the line (imported returns), else the UPC of the store's product of this sku (inventory's `product.upserted` events, kept in `product_fact`). */
   upc?: string | null;
+  /** The item's condition as graded (imported returns name it). */
+  grade?: string | null;
   /** The order line's own facts. */
   lineCompatId: string;
   lineQuantity: number;
   linePrice: string;
   lineTax: string;
   lineDiscount: string;
+}
+
+/** A tag as a return shows it. */
+export interface ReturnTagOnReturn {
+  name: string;
+  source: string;
 }
 
 export interface CommentRow {
@@ -111,7 +125,8 @@ export interface Shipment {
 export const RETURN_COLUMNS = `r.id, r.store_id as "storeId", r.compat_id::text as "compatId", r.order_id as "orderId", r.order_name as "orderName",
   o.external_id as "externalOrderId", o.compat_id::text as "orderCompatId", r.status, r.type, r.provider, r.currency, r.source, r.destination, r.notes,
   r.compensation_methods as "compensationMethods", r.shipment, r.shipments, r.shipment_recorded as "shipmentRecorded",
-  r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt", r.erased_at as "erasedAt"`;
+  r.created_at as "createdAt", r.updated_at as "updatedAt", r.closed_at as "closedAt", r.erased_at as "erasedAt",
+  r.imported_at as "importedAt", r.external_reference_id as "externalReferenceId", r.external_provider as "externalProvider", o.imported_at is not null as "orderImported"`;
 
 export const ITEM_COLUMNS = `i.id, i.return_id as "returnId", i.order_line_item_id as "orderLineItemId", l.external_id as "lineExternalId",
   i.quantity, i.reason, i.reason_code as "reasonCode", i.customer_comment as "customerComment", i.compensation,
@@ -129,11 +144,13 @@ const RETURN_PARTS = `
       'quantity', i.quantity, 'reason', i.reason, 'reasonCode', i.reason_code, 'customerComment', i.customer_comment,
       'compensation', i.compensation, 'outcome', i.outcome, 'sameItemReplacement', i.same_item_replacement, 'restock', i.restock, 'refundAmount', i.refund_amount::text, 'productValue', i.product_value::text, 'status', i.status,
       'productId', l.product_id, 'variantId', l.variant_id, 'sku', l.sku, 'title', l.title, 'variantTitle', l.variant_title,
-      'upc', (select f.upc from product_fact f where f.store_id = r.store_id and f.sku = l.sku),
+      'upc', coalesce(l.upc, (select f.upc from product_fact f where f.store_id = r.store_id and f.sku = l.sku)), 'grade', i.grade,
       'lineCompatId', l.compat_id::text, 'lineQuantity', l.quantity, 'linePrice', l.price::text, 'lineTax', l.tax::text, 'lineDiscount', l.discount::text) order by i.position)
     from return_item i join order_line_item l on l.id = i.order_line_item_id where i.return_id = r.id and i.status = 'active'), '[]') as items,
   coalesce((select json_agg(json_build_object('id', c.id, 'compatId', c.compat_id::text, 'returnId', c.return_id, 'message', c.message, 'image', c.image, 'createdAt', c.created_at) order by c.created_at, c.id)
-    from return_comment c where c.return_id = r.id), '[]') as comments`;
+    from return_comment c where c.return_id = r.id), '[]') as comments,
+  coalesce((select json_agg(json_build_object('name', t.name, 'source', t.source) order by t.name collate "C")
+    from return_tag_link k join return_tag t on t.id = k.tag_id where k.return_id = r.id), '[]') as tags`;
 
 /** The return's order (joined as `o`) with its lines, as one JSON object: no second query for `Return.order`. */
 const RETURN_ORDER = `(select row_to_json(x) from (select ${ORDER_COLUMNS}, ${ORDER_LINES}) x) as "orderJson"`;
@@ -147,6 +164,7 @@ type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 export type WholeReturnRow = ReturnRow & {
   items: ReturnItemRow[];
   comments: Jsonified<CommentRow>[];
+  tags: ReturnTagOnReturn[];
   /** Present when the query joined the order in (lookups by id; list pages share orders through a loader instead). */
   orderJson?: Jsonified<OrderRow> & { lines: OrderLineRow[] };
 };
@@ -164,6 +182,17 @@ export function conditionSql(c: Conditions, condition: ReturnCondition | null | 
   if (awaiting) {
     c.and(`((r.status = 'open' and not r.shipment_recorded and r.created_at < ${c.p(awaiting.createdBefore, 'timestamptz')}) = ${c.p(awaiting.is, 'boolean')})`);
   }
+  return c;
+}
+
+/**
+ * The list filters on a return's tags and on its being imported (the tag's returns through its
+ * links; imported returns through their partial index), for lists and stats (alias of the return).
+ */
+export function tagAndImportFilters(c: Conditions, filters: Pick<ReturnFilter, 'tag' | 'imported'>, alias: string): Conditions {
+  c.when(filters.tag, (v) => `${alias}.id in (select k.return_id from return_tag_link k join return_tag t on t.id = k.tag_id where t.store_id = ${alias}.store_id and t.name = ${v})`);
+  if (filters.imported === true) c.and(`${alias}.imported_at is not null`);
+  if (filters.imported === false) c.and(`${alias}.imported_at is null`);
   return c;
 }
 
@@ -198,6 +227,7 @@ export class ReturnReads {
       .when(instant(filters.createdAtMax), (v) => `r.created_at < ${v}`, 'timestamptz')
       .when(filters.providerOrderName, (v) => `r.order_name = ${v}`)
       .when(filters.email?.toLowerCase(), (v) => `lower(o.customer_email) = ${v}`);
+    tagAndImportFilters(c, filters, 'r');
     return this.page(c, page);
   }
 

@@ -104,8 +104,13 @@ export function returnTotals(
 }
 
 /** Units of a line still returnable: the ordered quantity less what returns hold (never below zero). */
-export function returnableUnits(ordered: number, held: number): number {
-  return Math.max(ordered - held, 0);
+/**
+ * Units of a line still returnable: what reached the customer less what other returns hold. What
+ * reached the customer is the units fulfilled when the order reports fulfillments (`fulfilled`
+ * given, 0 for a line none of them ships), else every unit ordered (orders pushed without them).
+ */
+export function returnableUnits(ordered: number, held: number, fulfilled: number | null = null): number {
+  return Math.max(Math.min(ordered, fulfilled ?? ordered) - held, 0);
 }
 
 /** Whether an order update keeps a line's returned units: the line stays, with at least that quantity. */

@@ -13,7 +13,7 @@ const COMPENSATIONS = ['refund', 'store_credit', 'exchange'] as const;
 /** What a return item may ask for: a compensation, or `same_item_replacement` (an exchange for the same variant). */
 const REQUESTED_COMPENSATIONS = [...COMPENSATIONS, 'same_item_replacement'] as const;
 /** The return types of the real platform's API 2.2. */
-const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
+export const RETURN_TYPES = ['return', 'warranty', 'claim', 'recycle', 'withdrawal'] as const;
 
 const ReturnItemSchema = Strict({
   lineItemId: Text({ description: "The order line's external id (lineItems[].id of the order)." }),
@@ -59,6 +59,8 @@ export const ReturnFilterSchema = Strict({
   createdAtMax: Nullable(TimeBound({ description: 'Exclusive.' })),
   providerOrderName: optionalText(255),
   email: Nullable(Email({ description: "The order customer's email, any case." })),
+  tag: Nullable(Text({ max: 100, description: 'Returns carrying this tag (case-sensitive).' })),
+  imported: Nullable(Type.Boolean({ description: 'true: imported returns only; false: returns made here only.' })),
 });
 export type ReturnFilter = Static<typeof ReturnFilterSchema>;
 

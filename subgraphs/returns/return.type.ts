@@ -227,6 +227,9 @@ export class ReturnType {
   @Field(() => [String]) platformOrderIds!: string[];
   @Field(() => [TagType]) tags!: TagType[];
   @Field(() => ReturnTotalsType) totals!: ReturnTotalsType;
+  @Field(() => Date, { nullable: true, description: 'When it was imported from another system (POST /stores/{storeId}/returns/bulk); null for returns made here' }) importedAt!: Date | null;
+  @Field(() => String, { nullable: true, description: "An imported return's reference in the system it came from (externalReferenceId)" }) externalReferenceId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The system an imported return came from, as the import named it' }) externalProvider!: string | null;
 }
 
 export const ReturnConnection = ConnectionType(ReturnType, 'Return');

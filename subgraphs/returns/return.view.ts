@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
 import { orderView, type OrderView } from './order.view.js';
-import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnReads, ReturnRow, ReturnSource, Shipment, WholeReturnRow } from './return.rows.js';
+import type { CommentRow, ReturnDestination, ReturnItemRow, ReturnReads, ReturnRow, ReturnSource, ReturnTagOnReturn, Shipment, WholeReturnRow } from './return.rows.js';
 import { returnTotals } from './return.rules.js';
 import type { ReturnFilter, ReturnLookup, ReturnWindow } from './return.schemas.js';
 
@@ -79,7 +79,7 @@ export interface ReturnView {
   completeWithNoAction: boolean;
   exchange: null;
   externalOrderIds: string[];
-  externalReturnIds: never[];
+  externalReturnIds: { provider: string; value: string }[];
   internalCreatedByName: string | null;
   notes: { message: string; image: string | null }[];
   shipment: Shipment | null;
@@ -87,7 +87,11 @@ export interface ReturnView {
   shipmentRecorded: boolean;
   dropoffs: never[];
   platformOrderIds: string[];
-  tags: never[];
+  tags: ReturnTagOnReturn[];
+  /** Imported from another system: when (null for returns made here), and its reference there. */
+  importedAt: Date | null;
+  externalReferenceId: string | null;
+  externalProvider: string | null;
   totals: { charge: { amount: Money }; exchange: { amount: Money }; refund: { amount: Money }; storeCredit: { amount: Money } };
   /** The order, when it was loaded with the return (saves `Return.order` a query). */
   prefetchedOrder?: OrderView;
@@ -113,7 +117,7 @@ function itemView(row: ReturnItemRow, currency: string, storeId: string): Return
     reason: row.reason,
     customerComment: row.customerComment,
     exchangeItem: row.sameItemReplacement ? sameItemExchange(row) : null,
-    grade: null,
+    grade: row.grade ?? null,
     greenReturn: false,
     compensation: row.compensation,
     outcome: row.outcome,
@@ -139,7 +143,9 @@ function itemView(row: ReturnItemRow, currency: string, storeId: string): Return
 }
 
 
-export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: CommentRow[]): ReturnView {
+export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: CommentRow[], tags: ReturnTagOnReturn[] = []): ReturnView {
+  // An imported return's order is the one made for it: no order of a commerce platform to name.
+  const orderIds = row.orderImported ? [] : [row.externalOrderId];
   return {
     id: row.id,
     storeId: row.storeId,
@@ -163,26 +169,31 @@ export function returnView(row: ReturnRow, items: ReturnItemRow[], comments: Com
     compensationMethods: row.compensationMethods,
     completeWithNoAction: false,
     exchange: null,
-    externalOrderIds: [row.externalOrderId],
-    externalReturnIds: [],
+    externalOrderIds: orderIds,
+    // The real platform names only Shopify's return ids here (its schema's one provider): an import from Shopify shows its id.
+    externalReturnIds: row.externalReferenceId && row.externalProvider === 'shopify' ? [{ provider: 'shopify', value: row.externalReferenceId }] : [],
     internalCreatedByName: null,
     notes: [...(row.notes ? [{ message: row.notes, image: null }] : []), ...comments.map((c) => ({ message: c.message, image: c.image }))],
     shipment: row.shipment,
     shipments: row.shipments,
     shipmentRecorded: row.shipmentRecorded,
     dropoffs: [],
-    platformOrderIds: [row.externalOrderId],
-    tags: [],
+    platformOrderIds: orderIds,
+    tags,
+    importedAt: row.importedAt ?? null,
+    externalReferenceId: row.externalReferenceId ?? null,
+    externalProvider: row.externalProvider ?? null,
     totals: returnTotals(items, row.currency),
   };
 }
 
 /** Builds the view from one row of the whole-return query (with its order, when the row carries it). */
-function wholeReturnView({ items, comments, orderJson, ...row }: WholeReturnRow): ReturnView {
-  const view = returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })));
+function wholeReturnView({ items, comments, tags, orderJson, ...row }: WholeReturnRow): ReturnView {
+  const view = returnView(row, items, comments.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })), tags);
   if (orderJson) {
     const { lines, ...order } = orderJson;
-    view.prefetchedOrder = orderView({ ...order, createdAt: new Date(order.createdAt), updatedAt: new Date(order.updatedAt) }, lines);
+    const importedAt = order.importedAt === null ? null : new Date(order.importedAt);
+    view.prefetchedOrder = orderView({ ...order, createdAt: new Date(order.createdAt), updatedAt: new Date(order.updatedAt), importedAt }, lines);
   }
   return view;
 }

@@ -53,7 +53,11 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
   (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
   (select count(*) from events.segment), (select count(*) from events.event_inbox), (select count(*) from events.custom_event),
-  (select count(*) from webhooks.subscription where deleted_at is null), (select max(updated_at) from webhooks.subscription)
+  (select count(*) from webhooks.subscription where deleted_at is null), (select max(updated_at) from webhooks.subscription),
+  (select count(*) from returns.fulfillment), (select max(updated_at) from returns.fulfillment), (select count(*) from returns.fulfillment_event),
+  (select count(*) from returns.return_tag), (select max(updated_at) from returns.return_tag), (select count(*) from returns.return_tag_link),
+  (select count(*) from returns.return_import_key), (select count(*) from events.customer), (select max(updated_at) from events.customer),
+  (select count(*) from events.storefront_identity), (select count(*) from events.storefront_pending_event)
 )::text as print`;
 
 /**

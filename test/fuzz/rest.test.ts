@@ -11,6 +11,7 @@ import { orderBody, postReturn, pushOrder, returnBody } from '../support/returns
 import { eventually } from '../support/eventually.js';
 import { compat as compatCall } from '../support/compat.js';
 import { call, createWebhook } from '../support/webhooks.js';
+import { v22 } from '../support/orders.js';
 import { requestErasure } from '../support/privacy.js';
 import { adjust, createLocation, createShipment, upsertProduct } from '../inventory-fixtures.js';
 import { conforming, contentEncoding, contentType, hostileValue, mutated, PROTOTYPE_KEYS, RawJson, sometimes, toJsonText, type JsonSchema } from './arbitraries.js';
@@ -64,6 +65,7 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
   const messageIds: string[] = [];
   const loopWebhookIds: number[] = [];
   const seeded: SeededReturn[] = [];
+  const orderRefs: string[] = [];
 
   beforeAll(async () => {
     const order = orderBody({ id: 'FUZZ-1' }, [
@@ -97,6 +99,22 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
     await accept(app, acme, { eventName: 'Seen', customer: { email: 'fuzz@example.com' } });
     await drained(app.databaseUrl);
     ids.erasureId = await requestErasure(app, acme, { email: 'gone@example.com' });
+    // Orders of the orders API (deletes use some up), a fulfillment of each, and return tags.
+    for (let i = 1; i <= 4; i++) {
+      const order = await v22(app, acme, 'POST', `/stores/${acme.storeId}/orders`, {
+        orderId: `FUZZ-API-${i}`,
+        createdAt: '2026-11-01T00:00:00Z',
+        lineItems: [{ id: 'a1', productId: 'p1', title: 'Cap', quantity: 1000, price: 10 }, { id: 'a2', productId: 'p2', title: 'Tee', quantity: 1000 }],
+      });
+      expect(order.status).toBe(200);
+      orderRefs.push(`FUZZ-API-${i}`, order.body.orderId);
+      const fulfillment = await v22(app, acme, 'POST', `/stores/${acme.storeId}/orders/FUZZ-API-${i}/fulfillments`, { fulfillmentId: 'FUZZ-FUL-1', lineItems: [{ id: 'a1', quantity: 1 }] });
+      expect(fulfillment.status).toBe(200);
+    }
+    for (const name of ['Damaged', 'VIP', 'Fraud review']) {
+      expect((await v22(app, acme, 'PUT', `/stores/${acme.storeId}/return-tags/${encodeURIComponent(name)}`, { pillTheme: 'NORMAL' })).status).toBe(200);
+    }
+    ids.productId = product;
     probe = new StateProbe(app.databaseUrl);
     probe.changed();
   });
@@ -126,7 +144,11 @@ describe('fuzz: every REST route of /v2.2 and /api/v1', () => {
       if (name === 'messageId') return fc.constantFrom(...messageIds, 'msg_unknown');
       if (name === 'erasureId') return fc.constant(ids.erasureId!);
       if (name === 'url') return fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://93.184.215.14/hook');
-      if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : ids.itemId!);
+      if (name === 'orderId') return path.includes('/orders/') ? fc.constantFrom(...orderRefs) : fc.constantFrom('FUZZ-NEW-1', 'FUZZ-NEW-2', 'FUZZ-API-1');
+      if (name === 'fulfillmentId') return fc.constantFrom('FUZZ-FUL-1', 'FUZZ-FUL-2');
+      if (name === 'name' || name === 'newName') return fc.constantFrom('Damaged', 'VIP', 'Fraud review', 'New tag');
+      if (name === 'productId') return fc.constantFrom(ids.productId!, 'prd_unknown');
+      if (name === 'id') return fc.constant(path.includes('inbound-shipments') ? ids.shipmentId! : path.includes('/orders') ? 'a1' : ids.itemId!);
       if (name === 'location_id') return fc.constant(ids.location!);
       if (name === 'externalOrderId') return fc.constant('FUZZ-1');
       if (name === 'lineItemId') return fc.constantFrom('l1', 'l2');

@@ -101,6 +101,20 @@ export class CustomerSuppressions {
     return new Set(keyed.filter(({ job, hashes }) => hashes.some((h) => found.has(`${job.storeId}\u0000${h}`))).map(({ job }) => job.eventId));
   }
 
+  /**
+   * A synchronous write about one customer (the customer upsert): the store's erasure lock
+   * (shared), then which of the customer's identifiers, if any, an erasure suppressed.
+   */
+  async suppressedIdentifier(em: EntityManager, storeId: string, customer: Pick<EventCustomer, 'email' | 'phoneNumber'>): Promise<'email' | 'phoneNumber' | undefined> {
+    await lockStoresShared(em, [storeId]);
+    for (const field of ['email', 'phoneNumber'] as const) {
+      if (!customer[field]) continue;
+      const [hash] = await this.hashes({ [field]: customer[field] });
+      if ((await this.find(em, [{ storeId, hash: hash! }])).size) return field;
+    }
+    return undefined;
+  }
+
   private pending: { storeId: string; customers: EventCustomer[]; resolve(refused: boolean[]): void; reject(err: unknown): void }[] = [];
 
   /**
