@@ -154,7 +154,7 @@ export const eventsSubgraph = defineModule({
     await startPartitionMaintenance(deps.orm, deps.boss, deps.logger);
     await startEventStatDaysWorker(deps.orm, deps.boss, deps.logger);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
-    const stopCustomerReturns = await startCustomerReturnsConsumer(deps.orm, deps.boss, deps.logger);
+    const stopCustomerReturns = await startCustomerReturnsConsumer(deps.orm, deps.boss, deps.logger, inbox);
     return async () => {
       await stopCustomerReturns();
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.

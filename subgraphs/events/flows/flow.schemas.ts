@@ -1,4 +1,5 @@
 import type { FieldError } from '../../../platform/errors.js';
+import { returnTriggerErrors } from './return-trigger.js';
 import { SegmentCompiler, definitionJson, type PropertyCondition, type SegmentCondition, type SegmentDefinition } from '../segments/segment.rules.js';
 import { MessageChannel } from '../templates/template.type.js';
 import type { FlowInput, FlowStepInput } from './flow.input.js';
@@ -51,6 +52,7 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
   if (typeof eventName !== 'string' || !eventName.trim()) errors.push({ pointer: '/input/trigger/eventName', detail: 'must be a non-empty string' });
   const where = (input.trigger?.where ?? []).map((w) => ({ key: w.key, operator: w.operator, value: w.value }));
   compiler.eventProperties(where, 'te', '/input/trigger/where');
+  errors.push(...returnTriggerErrors(eventName, where, '/input/trigger/where'));
   const audience = input.audience ? definitionJson(input.audience) : null;
   if (audience) compiler.definition(audience, '/input/audience');
 

@@ -3,6 +3,8 @@ import { createConsumerQueue, outboxConsumer, startOutboxConsumer } from '../../
 import { isEventOf, type OutboxEvent } from '../../../platform/jobs/outbox.js';
 import { RETRIES, type PgBoss } from '../../../platform/jobs/queue.js';
 import type { Logger } from '../../../platform/observability/logger.js';
+import type { EventInbox } from '../event-inbox.service.js';
+import { returnTriggerJobs } from '../flows/return-trigger.js';
 import { OrderCreated, OrderDeleted, OrderUpdated, ReturnCreated, ReturnUpdated } from '../../returns/public.js';
 
 /**
@@ -44,7 +46,13 @@ function latest<T extends { id: string }>(facts: T[]): T[] {
   return [...new Map(facts.map((f) => [f.id, f])).values()];
 }
 
-export async function applyCustomerReturns(em: EntityManager, events: readonly OutboxEvent[]): Promise<void> {
+/**
+ * Applies a batch in the consumer's transaction: the segments' rows, and the return.statusChanged
+ * events of the status changes, accepted into the inbox (flows/return-trigger.ts).
+ */
+export async function applyCustomerReturns(em: EntityManager, events: readonly OutboxEvent[], inbox: Pick<EventInbox, 'accept'>): Promise<void> {
+  const triggers = returnTriggerJobs(events);
+  if (triggers.length) await inbox.accept(triggers, em);
   const returns: ReturnFact[] = [];
   const orders: OrderFact[] = [];
   for (const event of events) {
@@ -110,6 +118,6 @@ export async function createCustomerReturnsQueue(boss: PgBoss): Promise<void> {
   await createConsumerQueue(boss, CUSTOMER_RETURNS_CONSUMER, { ...RETRIES.flowTriggers, expireInSeconds: 120 });
 }
 
-export function startCustomerReturnsConsumer(orm: Orm, boss: PgBoss, logger: Logger): Promise<() => Promise<void>> {
-  return startOutboxConsumer({ declaration: CUSTOMER_RETURNS_CONSUMER, orm, boss, logger, batchSize: 500, idleMs: 50, apply: applyCustomerReturns });
+export function startCustomerReturnsConsumer(orm: Orm, boss: PgBoss, logger: Logger, inbox: Pick<EventInbox, 'accept'>): Promise<() => Promise<void>> {
+  return startOutboxConsumer({ declaration: CUSTOMER_RETURNS_CONSUMER, orm, boss, logger, batchSize: 500, idleMs: 50, apply: (em, events) => applyCustomerReturns(em, events, inbox) });
 }
