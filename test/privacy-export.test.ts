@@ -50,8 +50,7 @@ describe('customer export', () => {
         case 'returns.return_item':
         case 'returns.return_comment':
         case 'returns.return_timeline':
-        // The segments' copy of her returns and orders (exported as the returns and orders themselves).
-        case 'events.customer_return':
+        case 'events.customer_return': // the segments' copy of her returns and orders, exported as those
           return row.return_id;
         case 'events.customer_order':
           return row.order_id;
