@@ -17,6 +17,7 @@ import { eventsSubgraph } from '../subgraphs/events/index.js';
 import { median, send, type HttpTarget } from './support/load.js';
 import { createBenchAccount } from './support/compare.js';
 import { startProcess, stopProcess } from './support/processes.js';
+import { loadEventHistory } from './support/event-history.js';
 import { BENCH_TRACING, change, cpuTimeMs, startCollector, TELEMETRY_REGISTER, tracingVariants } from './support/tracing.js';
 import { freePort } from '../platform/db/embedded-postgres.js';
 
@@ -44,6 +45,10 @@ import { freePort } from '../platform/db/embedded-postgres.js';
  * service with tracing off, on (100 % sampled) and on at 1 %, each its own
  * process and database, in the same run (bench/support/tracing.ts).
  *
+ * BENCH_HISTORY_EVENTS=10000000: instead of what follows the one-process rounds, the same rounds
+ * again after loading that many events of history over BENCH_HISTORY_MONTHS (24) monthly
+ * partitions (bench/support/event-history.ts), and the change of each ratio against the empty table.
+ *
  * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CLIENTS (64), BENCH_STORES (50), BENCH_SEGMENT_EVENTS, BENCH_WORKER_PROCESSES ("1,2,3").
  */
 
@@ -68,6 +73,9 @@ const STORES = Number(process.env.BENCH_STORES ?? 50);
 const SEGMENT_EVENTS = Number(process.env.BENCH_SEGMENT_EVENTS ?? 1_000_000);
 const SEGMENT_CUSTOMERS = 20_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_HISTORY_EVENTS (0: none): after the one-process rounds, load this many events of history and run the rounds again over them. */
+const HISTORY_EVENTS = Number(process.env.BENCH_HISTORY_EVENTS ?? 0);
+const HISTORY_MONTHS = Number(process.env.BENCH_HISTORY_MONTHS ?? 24);
 const WORKER_PROCESSES = (process.env.BENCH_WORKER_PROCESSES ?? '1,2,3').split(',').filter(Boolean).map(Number);
 
 function eventBody(i: number): string {
@@ -299,6 +307,22 @@ function report(deployment: string, rounds: Round[]): void {
   console.log(`${'processing a backlog'.padEnd(44)} median of ${rounds.length} = ${m((r) => r.drain).toFixed(0).padStart(5)} events/s`);
 }
 
+/** The history run's figures against the empty table's, each as a median over the rounds (ratios: of per-round ratios). */
+function compareHistory(empty: Round[], over: Round[]): void {
+  const m = (rounds: Round[], pick: (r: Round) => number) => median(rounds.map(pick));
+  const rows: [string, (r: Round) => number][] = [
+    ['processing beside, ratio to baseline', (r) => r.beside.rate / r.baseline.rate],
+    ['workers paused, ratio to baseline', (r) => r.paused.rate / r.baseline.rate],
+    ['backlog drain, events/s', (r) => r.drain],
+  ];
+  console.log('\nover history against the empty table');
+  for (const [name, pick] of rows) {
+    const a = m(empty, pick);
+    const b = m(over, pick);
+    console.log(`${name.padEnd(44)} empty ${a.toFixed(2).padStart(8)}   history ${b.toFixed(2).padStart(8)}   change ${(((b - a) / a) * 100).toFixed(1).padStart(6)} %`);
+  }
+}
+
 async function main(): Promise<void> {
   const logger = createLogger('warn');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-events-'));
@@ -350,6 +374,16 @@ async function main(): Promise<void> {
     for (let i = 1; i <= ROUNDS; i++) together.push(await round(i, postgres.url, config.dbPoolSize, oneProcess, databaseUrl, stores));
     report('one process (npm start: facade, gateway, subgraphs and workers together)', together);
     try {
+      if (HISTORY_EVENTS > 0) {
+        // The same rounds again over a table that already holds years of events; then stop (the rest measures other things).
+        console.log(`\nloading ${HISTORY_EVENTS} events of history into ${HISTORY_MONTHS} monthly partitions`);
+        await loadEventHistory(databaseUrl, stores.map((s) => s.storeId), HISTORY_EVENTS, { months: HISTORY_MONTHS });
+        const over: Round[] = [];
+        for (let i = 1; i <= ROUNDS; i++) over.push(await round(i, postgres.url, config.dbPoolSize, oneProcess, databaseUrl, stores));
+        report(`one process, over ${HISTORY_EVENTS} events of history`, over);
+        compareHistory(together, over);
+        return;
+      }
       if (SEGMENT_EVENTS > 0) await segments(databaseUrl, oneProcess.url, stores[0]!);
     } finally {
       await service.stop();
