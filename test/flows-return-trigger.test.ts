@@ -58,6 +58,8 @@ describe('flows on return status changes', () => {
     const id = first.body.return.id as string;
     await setStatus(account.apiSecret, id, 'rejected');
 
+    const shown = await app.graphql<{ flow: { transactional: boolean } }>(`query($id: ID!) { flow(id: $id) { transactional } }`, { id: flow.id }, account.apiSecret);
+    expect(shown.data?.flow.transactional).toBe(true);
     const runs = await runsWhen(app, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the rejection run to finish');
     expect(runs[0]!.status).toBe('COMPLETED');
     expect(runs[0]!.customer?.email).toBe('Rae@example.com');

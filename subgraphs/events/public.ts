@@ -12,5 +12,4 @@ export { StorefrontEventSchema } from './storefront-event.schemas.js';
 export { CustomerQuerySchema, CustomerUpsertSchema } from './customers/customer.schemas.js';
 export { CustomerUpsertResultSchema, RestCustomerSchema } from './customers/customer.json.js';
 // The segment definition input, for the subgraphs that take one and ask this one for its members (returnStats).
-export { PropertyConditionInput, SegmentDefinitionInput } from './segments/segment.input.js';
-export type { SegmentDefinition } from './segments/segment.rules.js';
+export { SegmentDefinitionInput } from './segments/segment.input.js';

@@ -59,7 +59,7 @@ const SHAPES: Record<ReturnDimension, StatShape> = {
  * items'), and the units ordered beside them for `returnRate` (by the scope's customers only, when
  * it names some).
  */
-export async function loadReturnStats(
+async function loadReturnStats(
   reads: ReturnStatsReads,
   storeId: string,
   window: Window,

@@ -17,6 +17,7 @@ import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { publicSteps } from './flow.schemas.js';
 import { FlowInput, FlowStatus } from './flow.input.js';
+import { isTransactionalTrigger } from './return-trigger.js';
 import type { FlowRow, FlowRunRow, FlowRunStepRow, FlowService, MessageRow } from './flow.service.js';
 import { flowRunDocument, messageDocument } from './flow.json.js';
 import { FlowConnection, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection, MessageType } from './flow.type.js';
@@ -133,6 +134,11 @@ export class FlowResolver {
   @FieldResolver(() => GraphQLJSON, { description: 'The steps in the shape of FlowStepInput (bearer tokens masked).' })
   steps(@Root() flow: FlowRow): unknown {
     return publicSteps(flow.definition.steps);
+  }
+
+  @FieldResolver(() => Boolean, { description: "Whether its messages are transactional (about the customer's own order: the return.statusChanged trigger) rather than marketing." })
+  transactional(@Root() flow: FlowRow): boolean {
+    return isTransactionalTrigger(flow.definition.trigger.eventName);
   }
 }
 

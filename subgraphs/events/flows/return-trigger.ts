@@ -21,7 +21,7 @@ import type { PropertyCondition } from '../segments/segment.rules.js';
 export const RETURN_STATUS_CHANGED = 'return.statusChanged';
 
 /** The properties of a `return.statusChanged` event, what its trigger conditions may name. */
-export const RETURN_TRIGGER_PROPERTIES = {
+const RETURN_TRIGGER_PROPERTIES = {
   returnId: 'the return id',
   orderName: "the order's name",
   status: 'the new status',

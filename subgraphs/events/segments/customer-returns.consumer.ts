@@ -50,7 +50,7 @@ function latest<T extends { id: string }>(facts: T[]): T[] {
  * Applies a batch in the consumer's transaction: the segments' rows, and the return.statusChanged
  * events of the status changes, accepted into the inbox (flows/return-trigger.ts).
  */
-export async function applyCustomerReturns(em: EntityManager, events: readonly OutboxEvent[], inbox: Pick<EventInbox, 'accept'>): Promise<void> {
+async function applyCustomerReturns(em: EntityManager, events: readonly OutboxEvent[], inbox: Pick<EventInbox, 'accept'>): Promise<void> {
   const triggers = returnTriggerJobs(events);
   if (triggers.length) await inbox.accept(triggers, em);
   const returns: ReturnFact[] = [];

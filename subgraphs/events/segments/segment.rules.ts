@@ -38,14 +38,14 @@ interface ProfileCondition {
   value?: unknown;
 }
 
-export interface ReturnHistoryCondition {
+interface ReturnHistoryCondition {
   minCount?: number | null;
   withinLastDays?: number | null;
   status?: string[] | null;
   reason?: string[] | null;
 }
 
-export interface ReturnRateCondition {
+interface ReturnRateCondition {
   greaterThan: number;
 }
 

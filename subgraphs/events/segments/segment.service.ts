@@ -8,7 +8,7 @@ import { customerColumns, type CustomerRow } from '../customers/customer.rows.js
 import { compileSegment, definitionJson, type SegmentDefinition } from './segment.rules.js';
 
 /** The most customers a segment may have when another subgraph matches by its members' contacts. */
-export const SEGMENT_CONTACTS_LIMIT = 250_000;
+const SEGMENT_CONTACTS_LIMIT = 250_000;
 
 export interface SegmentRow {
   id: string;
