@@ -45,6 +45,8 @@ import { EventsPrivacy } from './customers/customer.privacy.js';
 import { Migration20270110000700_customer_returns } from './migrations/Migration20270110000700_customer_returns.js';
 import { createCustomerReturnsQueue, CUSTOMER_RETURNS_CONSUMER, startCustomerReturnsConsumer } from './segments/customer-returns.consumer.js';
 import { customerReturnsPrivacy } from './segments/customer-returns.privacy.js';
+import { CustomerTimelineResolver } from './timeline/timeline.resolver.js';
+import { TimelineReads } from './timeline/timeline.view.js';
 import { deadLetterQueue, RETRIES } from '../../platform/jobs/queue.js';
 import { queueErasure } from '../../platform/privacy/queue.privacy.js';
 import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
@@ -96,6 +98,7 @@ const RESOLVERS = [
   FlowStatsResolver,
   CustomerProfileResolver,
   StorefrontEventResolver,
+  CustomerTimelineResolver,
 ] as const;
 
 export const eventsSubgraph = defineModule({
@@ -145,6 +148,7 @@ export const eventsSubgraph = defineModule({
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
       new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
       new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
+      new CustomerTimelineResolver({ timeline: new TimelineReads(deps.orm, events) }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },
