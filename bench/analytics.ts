@@ -154,6 +154,19 @@ async function main() {
            from events.custom_event where store_id = $1 and event_name = $2 and event_timestamp >= $3 and event_timestamp < $4 group by rollup (1)`,
         [store, 'Viewed Product', from, until, ZONE],
       );
+    // The store's zone is the window's: whole local days then come from the day rollup, once a first
+    // question in that zone has had it built (a job; the hourly rollup answers meanwhile).
+    await graphql(`mutation($s: ID!, $i: UpdateStoreInput!) { updateStore(storeId: $s, input: $i) { storeId } }`, { s: store, i: { timeZone: ZONE } });
+    t0 = performance.now();
+    await eventService();
+    for (;;) {
+      const { rows } = await client.query<{ ready: boolean }>('select ready from events.event_stat_day_zone where store_id = $1 and time_zone = $2', [store, ZONE]);
+      if (rows[0]?.ready) break;
+      if (performance.now() - t0 > 600_000) throw new Error('the day rollup was not built within 10 minutes');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const [dayRows] = (await client.query<{ n: number }>('select count(*)::int as n from events.event_stat_day where store_id = $1', [store])).rows;
+    console.log(`day rollup built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${dayRows!.n.toLocaleString()} rows (store, name, local day, customer)`);
     const [ours, theirs] = await Promise.all([eventService(), eventBaseline()]);
     const total = theirs.rows.find((r: { day: Date | null }) => r.day === null) as { count: number; customers: number };
     if (ours.eventStats.totals.count !== total.count || ours.eventStats.totals.uniqueCustomers !== total.customers) {

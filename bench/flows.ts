@@ -83,7 +83,7 @@ async function main(): Promise<void> {
         i: {
           name: `Flow ${f}`,
           trigger: { eventName: 'Order Placed' },
-          steps: [{ condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 100 } }, then: [{ sendEmail: { templateId: email.createTemplate.id } }], else: [{ sendSms: { templateId: sms.createTemplate.id } }] } }],
+          steps: [{ condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 100 } }, then: [{ sendEmail: { templateId: email.createTemplate.id, kind: 'transactional' } }], else: [{ sendSms: { templateId: sms.createTemplate.id, kind: 'transactional' } }] } }],
         },
       });
     }

@@ -53,6 +53,13 @@ export interface Config {
   smtpFrom: string;
   /** Flows: SMS are POSTed as {to, body} to this URL when set; else recorded. */
   smsWebhookUrl: string | undefined;
+  /**
+   * Where customers and SMS providers reach the service (the unsubscribe links of marketing emails,
+   * the inbound SMS URL): an https URL in production; `http://localhost:<PORT>` when unset.
+   */
+  publicUrl: string;
+  /** The mailto of marketing emails' `List-Unsubscribe` (the subject carries the token); `SMTP_FROM` when unset. */
+  unsubscribeMailto: string;
   /** Message templates: the time one render may take and the largest output accepted. */
   templateRenderTimeoutMs: number;
   templateMaxOutputBytes: number;
@@ -150,6 +157,20 @@ export function tracingSettings(env: Env = environment()): TracingSettings | und
   return { variables, ...(named ? {} : { serviceName: DEFAULT_SERVICE_NAME }) };
 }
 
+/** `PUBLIC_URL` without a trailing slash: an http(s) URL with no query or fragment. */
+function publicUrl(env: Env): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return `http://localhost:${env.PORT || '4000'}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new StartupError(`PUBLIC_URL must be an http or https URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) throw new StartupError(`PUBLIC_URL must be an http or https URL without query or fragment, got "${raw}"`);
+  return url.toString().replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = environment()): Config {
   const logFormat = env.LOG_FORMAT || 'auto';
   if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new StartupError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
@@ -197,6 +218,8 @@ export function loadConfig(env: Env = environment()): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'no-reply@localhost',
     smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
+    publicUrl: publicUrl(env),
+    unsubscribeMailto: env.UNSUBSCRIBE_MAILTO || env.SMTP_FROM || 'no-reply@localhost',
     templateRenderTimeoutMs: int(env, 'TEMPLATE_RENDER_TIMEOUT_MS', 1000, 1),
     templateMaxOutputBytes: int(env, 'TEMPLATE_MAX_OUTPUT_BYTES', 256 * 1024, 1),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1),

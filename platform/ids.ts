@@ -66,6 +66,7 @@ const ID_PREFIX = {
   flow: 'flw',
   flowRun: 'frn',
   flowMessage: 'fms',
+  consentChange: 'ccg',
   erasure: 'era',
   request: 'req',
 } as const;

@@ -5,6 +5,8 @@ export interface Mail {
   to: string;
   subject: string;
   body: string;
+  /** Extra headers (marketing email's `List-Unsubscribe` and `List-Unsubscribe-Post`). */
+  headers?: Record<string, string>;
 }
 
 /** What sending did: sent, or failed with the server's words. */
@@ -32,7 +34,7 @@ export class MailSender {
     // A body with markup goes as HTML (with no text part), plain text otherwise.
     const content = /<[a-z][\s\S]*>/i.test(mail.body) ? { html: mail.body } : { text: mail.body };
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, ...content });
+      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, ...content, ...(mail.headers ? { headers: mail.headers } : {}) });
       return { ok: true };
     } catch (err) {
       return { ok: false, error: `SMTP: ${err instanceof Error ? err.message : String(err)}` };

@@ -154,6 +154,7 @@ async function serve(runtime: Runtime, role: Role, subgraph?: SubgraphName): Pro
       gateway: serving?.gateway,
       events: runtime.servicesOf(eventsSubgraph)?.acceptance,
       webhooks: runtime.servicesOf(webhooksModule)?.subscriptions,
+      messaging: runtime.servicesOf(eventsSubgraph)?.messaging,
       subgraphServer: role === 'subgraph',
       platformOrm: runtime.platformOrm,
       ready: () => checkReady(runtime),

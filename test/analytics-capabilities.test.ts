@@ -163,10 +163,10 @@ describe('inventoryStats, webhookStats, flowStats', () => {
         await createFlow(app, acme, {
           name: 'Follow-up',
           trigger: { eventName: 'Order Placed' },
-          steps: [{ condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 50 } }, then: [{ sendEmail: { templateId: email } }], else: [{ sendSms: { templateId: sms } }] } }],
+          steps: [{ condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 50 } }, then: [{ sendEmail: { templateId: email, kind: 'transactional' } }], else: [{ sendSms: { templateId: sms, kind: 'transactional' } }] } }],
         })
       ).id;
-      await createFlow(app, acme, { name: 'Idle', trigger: { eventName: 'Never Happens' }, steps: [{ sendEmail: { templateId: email } }] });
+      await createFlow(app, acme, { name: 'Idle', trigger: { eventName: 'Never Happens' }, steps: [{ sendEmail: { templateId: email, kind: 'transactional' } }] });
       await accept(app, acme, { eventName: 'Order Placed', customer: { email: 'big@example.com', phoneNumber: '+15550001001', firstName: 'Big' }, data: { total: 120 } });
       await accept(app, acme, { eventName: 'Order Placed', customer: { email: 'small@example.com', phoneNumber: '+15550001002', firstName: 'Small' }, data: { total: 20 } });
       await accept(app, acme, { eventName: 'Order Placed', customer: { email: 'big2@example.com', phoneNumber: '+15550001003', firstName: 'Big' }, data: { total: 99 } });

@@ -664,6 +664,44 @@ describe('conformance with the real platform\'s API 2.2 schema', () => {
     expect(invalid.status).toBe(400);
   });
 
+  it('POST /stores/{storeId}/customer-subscriptions: the schema\'s full example, an older change (false), invalid bodies', async () => {
+    const full = await call({
+      method: 'POST',
+      template: '/stores/{storeId}/customer-subscriptions',
+      params: { storeId: acme.storeId },
+      body: {
+        sms: {
+          phoneNumber: '+15550000000',
+          subscriptions: {
+            marketing: { subscriptionStatus: 'subscribed', triggerAutomations: true, updatedAt: '2026-01-15T10:30:00Z' },
+            transactional: { subscriptionStatus: 'subscribed', updatedAt: '2026-01-15T10:30:00Z' },
+          },
+        },
+        email: { email: 'jane.doe@example.com', subscriptions: { marketing: { subscriptionStatus: 'subscribed', triggerAutomations: true, updatedAt: '2026-01-15T10:30:00Z' } } },
+      },
+    });
+    expect(full.status).toBe(200);
+    expect(full.body).toEqual({ success: true, message: 'Customer subscriptions updated successfully', updatedSubscriptions: { sms: { marketing: true, transactional: true }, email: { marketing: true } } });
+    const older = await call({
+      method: 'POST',
+      template: '/stores/{storeId}/customer-subscriptions',
+      params: { storeId: acme.storeId },
+      body: { email: { email: 'jane.doe@example.com', subscriptions: { marketing: { subscriptionStatus: 'unsubscribed', updatedAt: '2026-01-01T00:00:00Z' } } } },
+    });
+    expect(older.body.updatedSubscriptions).toEqual({ email: { marketing: false } });
+    const emailOnly = await call({ method: 'POST', template: '/stores/{storeId}/customer-subscriptions', params: { storeId: acme.storeId }, body: { email: { email: 'jane.doe@example.com', subscriptions: { marketing: { subscriptionStatus: 'unsubscribed' } } } } });
+    expect(emailOnly.body.updatedSubscriptions).toEqual({ email: { marketing: true } });
+    const invalid = await call({
+      method: 'POST',
+      template: '/stores/{storeId}/customer-subscriptions',
+      params: { storeId: acme.storeId },
+      allow: ['problemErrors'],
+      invalidRequest: true,
+      body: { sms: { phoneNumber: '+15550000000', subscriptions: { transactional: { subscriptionStatus: 'confirmed' } } } },
+    });
+    expect(invalid.status).toBe(400);
+  });
+
   it('called every operation the schema and the service share, with no violation left', () => {
     const service = JSON.parse(readFileSync(new URL('../docs/openapi/v2.2.json', import.meta.url), 'utf8')) as Json;
     const shape = (template: string) => template.replace(/\{\w+\}/g, '{}');

@@ -50,7 +50,7 @@ describe('customer timeline', () => {
 
   beforeAll(async () => {
     const template = await createTemplate(app, store, { name: 'Thanks', channel: 'EMAIL', subject: 'Thanks {{ customer.firstName }}', body: 'Order {{ event.data.orderNumber }}' });
-    await createFlow(app, store, { name: 'Thanks', trigger: { eventName: 'Ordered' }, steps: [{ sendEmail: { templateId: template } }] });
+    await createFlow(app, store, { name: 'Thanks', trigger: { eventName: 'Ordered' }, steps: [{ sendEmail: { templateId: template, kind: 'transactional' } }] });
     await accept(app, store, { eventName: 'Viewed', customer: { email: 'tia@example.com', firstName: 'Tia' }, eventTimestamp: '2026-11-01T10:00:00Z', data: { page: 'lamp' } });
     await accept(app, store, { eventName: 'Ordered', customer: { email: 'tia@example.com' }, data: { orderNumber: 'T-1' } });
     const order = orderBody({ id: 'tia-1', customer: { email: 'tia@example.com', firstName: 'Tia' } }, [{ id: 'l1', quantity: 2, price: '30.00', sku: 'LAMP' }]);

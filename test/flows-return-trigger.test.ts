@@ -58,8 +58,10 @@ describe('flows on return status changes', () => {
     const id = first.body.return.id as string;
     await setStatus(account.apiSecret, id, 'rejected');
 
-    const shown = await app.graphql<{ flow: { transactional: boolean } }>(`query($id: ID!) { flow(id: $id) { transactional } }`, { id: flow.id }, account.apiSecret);
+    const shown = await app.graphql<{ flow: { transactional: boolean; steps: { sendEmail: { kind: string } }[] } }>(`query($id: ID!) { flow(id: $id) { transactional steps } }`, { id: flow.id }, account.apiSecret);
     expect(shown.data?.flow.transactional).toBe(true);
+    // Its message steps are transactional: sent without marketing consent (the customer never subscribed).
+    expect(shown.data?.flow.steps[0]!.sendEmail.kind).toBe('transactional');
     const runs = await runsWhen(app, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the rejection run to finish');
     expect(runs[0]!.status).toBe('COMPLETED');
     expect(runs[0]!.customer?.email).toBe('Rae@example.com');

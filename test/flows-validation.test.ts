@@ -137,7 +137,7 @@ describe('flows: templates, previews, validation, visibility', () => {
     const store = await app.createAccount('Recorded');
     const mail = await createTemplate(app, store, { name: 'm', channel: 'EMAIL', subject: 'Order {{ event.data.n }}', body: 'Thanks {{ customer.firstName }}' });
     const text = await createTemplate(app, store, { name: 't', channel: 'SMS', body: 'Order {{ event.data.n }}' });
-    const flow = await createFlow(app, store, { name: 'Rec', trigger: { eventName: 'Bought' }, steps: [{ sendEmail: { templateId: mail } }, { sendSms: { templateId: text } }] });
+    const flow = await createFlow(app, store, { name: 'Rec', trigger: { eventName: 'Bought' }, steps: [{ sendEmail: { templateId: mail, kind: 'transactional' } }, { sendSms: { templateId: text, kind: 'transactional' } }] });
     await accept(app, store, { eventName: 'Bought', customer: { email: 'rec@example.com', phoneNumber: '+15550003333', firstName: 'Rae' }, data: { n: 'N-7' } });
     await runsWhen(app, store, flow.id, (r) => r.length === 1 && r.every(finished), 'the run');
     const messages = await messagesOf(app, store);

@@ -58,7 +58,7 @@ describe('flows', () => {
       trigger: { eventName: 'Order Placed' },
       steps: [
         { wait: { seconds: 1 } },
-        { condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 100 } }, then: [{ sendEmail: { templateId: vip } }], else: [{ sendSms: { templateId: small } }] } },
+        { condition: { if: { profile: { field: 'event.total', operator: 'GREATER_THAN', value: 100 } }, then: [{ sendEmail: { templateId: vip, kind: 'transactional' } }], else: [{ sendSms: { templateId: small, kind: 'transactional' } }] } },
       ],
     });
     expect(flow.signingSecret).toMatch(/^whsec_/);
@@ -117,7 +117,7 @@ describe('flows', () => {
         ],
       },
       audience: { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'gold' } }] },
-      steps: [{ sendEmail: { templateId: tpl } }],
+      steps: [{ sendEmail: { templateId: tpl, kind: 'transactional' } }],
     });
     const order = (email: string, tier: string, data: Record<string, unknown>) => ({ eventName: 'Ordered', customer: { email, customFields: { tier } }, data });
     await accept(app, account, order('in@example.com', 'gold', { total: 10, shippedAt: '2026-02-01T00:00:00Z' })); // 10 > 9 as numbers
@@ -145,12 +145,12 @@ describe('flows', () => {
               {
                 condition: {
                   if: { profile: { field: 'customFields.points', operator: 'GREATER_THAN', value: 100 } },
-                  then: [{ condition: { if: { profile: { field: 'event.coupon', operator: 'CONTAINS', value: 'vip' } }, then: [{ sendEmail: { templateId: tpl } }] } }],
-                  else: [{ condition: { if: { event: { eventName: 'Checkout', minCount: 2 } }, then: [{ sendEmail: { templateId: tpl } }] } }],
+                  then: [{ condition: { if: { profile: { field: 'event.coupon', operator: 'CONTAINS', value: 'vip' } }, then: [{ sendEmail: { templateId: tpl, kind: 'transactional' } }] } }],
+                  else: [{ condition: { if: { event: { eventName: 'Checkout', minCount: 2 } }, then: [{ sendEmail: { templateId: tpl, kind: 'transactional' } }] } }],
                 },
               },
             ],
-            else: [{ condition: { if: { profile: { field: 'firstName', operator: 'IS_SET' } }, then: [{ sendEmail: { templateId: tpl } }] } }],
+            else: [{ condition: { if: { profile: { field: 'firstName', operator: 'IS_SET' } }, then: [{ sendEmail: { templateId: tpl, kind: 'transactional' } }] } }],
           },
         },
       ],
@@ -176,7 +176,7 @@ describe('flows', () => {
     const account = await app.createAccount('Skips');
     const email = await createTemplate(app, account, { name: 'e', channel: 'EMAIL', subject: 's', body: 'b' });
     const text = await createTemplate(app, account, { name: 's', channel: 'SMS', body: 'b' });
-    const flow = await createFlow(app, account, { name: 'Both', trigger: { eventName: 'Ping' }, steps: [{ sendEmail: { templateId: email } }, { sendSms: { templateId: text } }] });
+    const flow = await createFlow(app, account, { name: 'Both', trigger: { eventName: 'Ping' }, steps: [{ sendEmail: { templateId: email, kind: 'transactional' } }, { sendSms: { templateId: text, kind: 'transactional' } }] });
     await accept(app, account, { eventName: 'Ping', customer: { email: 'only-mail@example.com' } });
     const [run] = await runsWhen(app, account, flow.id, (r) => r.length === 1 && r.every(finished), 'the run');
     expect(run!.status).toBe('COMPLETED');
@@ -212,7 +212,7 @@ describe('flows', () => {
     const flaky = await createFlow(app, account, { name: 'Flaky', trigger: { eventName: 'Flaky' }, steps: [{ webhook: { url: `${hook.url}/flaky` } }] });
     const down = await createFlow(app, account, { name: 'Down', trigger: { eventName: 'Down' }, steps: [{ webhook: { url: `${hook.url}/down` } }] });
     const mail = await createTemplate(app, account, { name: 'e', channel: 'EMAIL', subject: 'Hi', body: 'b' });
-    const bounce = await createFlow(app, account, { name: 'Bounce', trigger: { eventName: 'Bounce' }, steps: [{ sendEmail: { templateId: mail } }] });
+    const bounce = await createFlow(app, account, { name: 'Bounce', trigger: { eventName: 'Bounce' }, steps: [{ sendEmail: { templateId: mail, kind: 'transactional' } }] });
     smtp.reject.next = true;
     await accept(app, account, { eventName: 'Flaky', customer: { email: 'f@example.com' } });
     await accept(app, account, { eventName: 'Down', customer: { email: 'd@example.com' } });
@@ -240,9 +240,9 @@ describe('flows', () => {
     const missing = await createTemplate(app, account, { name: 'm', channel: 'EMAIL', subject: 'Hi {{ customer.firstName }}!', body: '[{{ event.data.nope }}][{{ customer.customFields.tier.deep }}][{{ event.extra.x }}]' });
     const loop = await createTemplate(app, account, { name: 'loop', channel: 'EMAIL', subject: 's', body: '{% for i in (1..100000000) %}{% endfor %}' });
     const huge = await createTemplate(app, account, { name: 'huge', channel: 'SMS', body: '{% for i in (1..5000) %}0123456789{% endfor %}' });
-    const f1 = await createFlow(app, account, { name: 'missing', trigger: { eventName: 'T1' }, steps: [{ sendEmail: { templateId: missing } }] });
-    const f2 = await createFlow(app, account, { name: 'loop', trigger: { eventName: 'T2' }, steps: [{ sendEmail: { templateId: loop } }] });
-    const f3 = await createFlow(app, account, { name: 'huge', trigger: { eventName: 'T3' }, steps: [{ sendSms: { templateId: huge } }] });
+    const f1 = await createFlow(app, account, { name: 'missing', trigger: { eventName: 'T1' }, steps: [{ sendEmail: { templateId: missing, kind: 'transactional' } }] });
+    const f2 = await createFlow(app, account, { name: 'loop', trigger: { eventName: 'T2' }, steps: [{ sendEmail: { templateId: loop, kind: 'transactional' } }] });
+    const f3 = await createFlow(app, account, { name: 'huge', trigger: { eventName: 'T3' }, steps: [{ sendSms: { templateId: huge, kind: 'transactional' } }] });
     await accept(app, account, { eventName: 'T1', customer: { email: 'miss@example.com' } });
     await accept(app, account, { eventName: 'T2', customer: { email: 'loop@example.com' } });
     await accept(app, account, { eventName: 'T3', customer: { email: 'huge@example.com', phoneNumber: '+15550002222' } });
@@ -269,12 +269,12 @@ describe('flows', () => {
     const b = await createTemplate(app, account, { name: 'B', channel: 'EMAIL', subject: 'Version B', body: 'b' });
     await accept(app, account, { eventName: 'Joined', customer: { email: 'before@example.com' } });
     await drained(app.databaseUrl);
-    const flow = await createFlow(app, account, { name: 'Welcome', trigger: { eventName: 'Joined' }, steps: [{ wait: { seconds: 2 } }, { sendEmail: { templateId: a } }] });
+    const flow = await createFlow(app, account, { name: 'Welcome', trigger: { eventName: 'Joined' }, steps: [{ wait: { seconds: 2 } }, { sendEmail: { templateId: a, kind: 'transactional' } }] });
     await accept(app, account, { eventName: 'Joined', customer: { email: 'v1@example.com' } });
     await runsWhen(app, account, flow.id, (r) => r.length === 1 && r[0]!.status === 'WAITING', 'the first run to wait');
 
     // Edit while it waits (version 2 sends B without waiting), then pause.
-    const updated = await gqlOk<{ updateFlow: { version: number } }>(app, FLOWS_GQL.updateFlow, { id: flow.id, i: { name: 'Welcome', trigger: { eventName: 'Joined' }, steps: [{ sendEmail: { templateId: b } }] } }, account.apiSecret);
+    const updated = await gqlOk<{ updateFlow: { version: number } }>(app, FLOWS_GQL.updateFlow, { id: flow.id, i: { name: 'Welcome', trigger: { eventName: 'Joined' }, steps: [{ sendEmail: { templateId: b, kind: 'transactional' } }] } }, account.apiSecret);
     expect(updated.updateFlow.version).toBe(2);
     await gqlOk(app, FLOWS_GQL.setFlowStatus, { id: flow.id, st: 'PAUSED' }, account.apiSecret);
     await accept(app, account, { eventName: 'Joined', customer: { email: 'paused@example.com' } });

@@ -50,8 +50,8 @@ describe('data retention', () => {
     for (const account of [strict, relaxed]) {
       expect((await createWebhook(app, account, { callback: { url: receiver.url, auth: null }, topic: 'custom_event' })).status).toBe(201);
       const template = await createTemplate(app, account, { name: 'Hi', channel: 'EMAIL', subject: 'Hi', body: 'Hello' });
-      await createFlow(app, account, { name: 'Waits', trigger: { eventName: 'Placed Order' }, steps: [{ sendEmail: { templateId: template } }, { wait: { seconds: 86_400 } }] });
-      await createFlow(app, account, { name: 'Ends', trigger: { eventName: 'Viewed' }, steps: [{ sendEmail: { templateId: template } }] });
+      await createFlow(app, account, { name: 'Waits', trigger: { eventName: 'Placed Order' }, steps: [{ sendEmail: { templateId: template, kind: 'transactional' } }, { wait: { seconds: 86_400 } }] });
+      await createFlow(app, account, { name: 'Ends', trigger: { eventName: 'Viewed' }, steps: [{ sendEmail: { templateId: template, kind: 'transactional' } }] });
       const customer = { email: `kim@${account.storeId.toLowerCase()}.example.com` };
       await accept(app, account, { eventName: 'Placed Order', eventTimestamp: LONG_AGO, customer, data: { which: 'old, waiting' } });
       await accept(app, account, { eventName: 'Viewed', eventTimestamp: LONG_AGO, customer, data: { which: 'old' } });

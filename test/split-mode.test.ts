@@ -151,7 +151,7 @@ describe('split mode', () => {
       .createTemplate as { id: string };
     const flow = (
       await gql(
-        `mutation { createFlow(storeId: "${storeId}", input: {name: "f", trigger: {eventName: "Split Order"}, steps: [{wait: {seconds: 1}}, {sendEmail: {templateId: "${template.id}"}}]}) { id } }`,
+        `mutation { createFlow(storeId: "${storeId}", input: {name: "f", trigger: {eventName: "Split Order"}, steps: [{wait: {seconds: 1}}, {sendEmail: {templateId: "${template.id}", kind: transactional}}]}) { id } }`,
         apiSecret,
       )
     ).data!.createFlow as { id: string };

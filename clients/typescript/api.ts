@@ -467,6 +467,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stores/{storeId}/customer-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update customer subscriptions
+         * @description Email and SMS consent of a customer, found by email or phone number (created when the store has none). Marketing: subscribed (SMS also `confirmed`, a completed double opt-in) or unsubscribed; SMS transactional: subscribed or unsubscribed. Each change is kept in the customer's consent history; a change dated before the stored one (`updatedAt`) is not recorded (`updatedSubscriptions` says false). `triggerAutomations` records a `Subscribed to Email Marketing` (and the like) event when the status changes, which can start flows. Flows send marketing only to subscribed customers (docs/consent.md). An erased email or phone is 409.
+         */
+        post: operations["customerSubscriptionsUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-event-types": {
         parameters: {
             query?: never;
@@ -2545,6 +2565,63 @@ export interface components {
             createdAt: string | null;
             updatedAt: string | null;
         };
+        /** CustomerSubscriptionsRequest */
+        CustomerSubscriptionsRequest: {
+            /** @description Email subscription updates */
+            email?: {
+                /**
+                 * Format: email
+                 * @description The customer (created when the store has none with this email).
+                 */
+                email: string;
+                subscriptions: {
+                    /** @description Email marketing consent (always confirmed on subscribe). */
+                    marketing?: {
+                        /** @enum {string} */
+                        subscriptionStatus: "subscribed" | "unsubscribed";
+                        /**
+                         * @description Records a `Subscribed to ... Marketing` (or `Unsubscribed from ...`) event that can start flows, when the status changes.
+                         * @default false
+                         */
+                        triggerAutomations: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the customer gave or withdrew consent (ISO 8601); defaults to now. An older change never replaces a newer one.
+                         */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description SMS subscription updates */
+            sms?: {
+                /**
+                 * Format: phone
+                 * @description E.164 (`+14155550123`); the customer is created when the store has none with this number.
+                 */
+                phoneNumber: string;
+                subscriptions: {
+                    marketing?: components["schemas"]["Subscription Status Marketing"];
+                    transactional?: components["schemas"]["Subscription Status Transactional"];
+                };
+            };
+        };
+        /** CustomerSubscriptionsResult */
+        CustomerSubscriptionsResult: {
+            success: boolean;
+            /** @description Human-readable result. */
+            message: string;
+            /** @description Per given subscription, whether it was recorded: false when the store already holds a later change (an older `updatedAt`), or the customer was erased. */
+            updatedSubscriptions: {
+                email?: {
+                    /** @description Whether email marketing was updated. */
+                    marketing?: boolean;
+                };
+                sms?: {
+                    marketing?: boolean;
+                    transactional?: boolean;
+                };
+            };
+        };
         /** CustomerUpsert */
         CustomerUpsert: {
             /**
@@ -2705,6 +2782,8 @@ export interface components {
             flowRunId: string;
             /** @enum {string} */
             channel: "EMAIL" | "SMS";
+            /** @enum {string} */
+            kind: "marketing" | "transactional";
             to: string;
             subject: string | null;
             body: string;
@@ -3710,6 +3789,34 @@ export interface components {
             productVariant?: Record<string, never>;
         } & {
             [key: string]: unknown;
+        };
+        /** Subscription Status Marketing */
+        "Subscription Status Marketing": {
+            /**
+             * @description `confirmed`: the customer completed a double opt-in elsewhere.
+             * @enum {string}
+             */
+            subscriptionStatus: "subscribed" | "confirmed" | "unsubscribed";
+            /**
+             * @description Records a `Subscribed to ... Marketing` (or `Unsubscribed from ...`) event that can start flows, when the status changes.
+             * @default false
+             */
+            triggerAutomations: boolean;
+            /**
+             * Format: date-time
+             * @description When the customer gave or withdrew consent (ISO 8601); defaults to now. An older change never replaces a newer one.
+             */
+            updatedAt?: string;
+        };
+        /** Subscription Status Transactional */
+        "Subscription Status Transactional": {
+            /** @enum {string} */
+            subscriptionStatus: "subscribed" | "unsubscribed";
+            /**
+             * Format: date-time
+             * @description When the customer gave or withdrew consent (ISO 8601); defaults to now. An older change never replaces a newer one.
+             */
+            updatedAt?: string;
         };
         /** TrackingEvent */
         TrackingEvent: {
@@ -8664,6 +8771,11 @@ export interface operations {
                     valueCurrency?: string;
                     /** @description Deduplication key: the first event with it in the store wins. */
                     uniqueId?: string;
+                    /**
+                     * @description History being imported: the event is stored, counted and segmentable but starts no flow.
+                     * @default false
+                     */
+                    backfill?: boolean;
                 };
             };
         };
@@ -9513,6 +9625,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/invalid-url" | "/problems/validation-failed" | "/problems/invalid-json";
+                        /** @constant */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description `Bearer realm="v2.2"` (with `error="invalid_token"` for an unknown or revoked secret). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unauthorized";
+                        /** @constant */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description The credentials lack a required scope */
+            403: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/scope-forbidden";
+                        /** @constant */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/store-not-found";
+                        /** @constant */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description The customer was erased */
+            409: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/customer-erased";
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/payload-too-large";
+                        /** @constant */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/unsupported-media-type";
+                        /** @constant */
+                        status?: 415;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The limit that applies (IETF RateLimit fields): `"<policy>";q=<requests>;w=<seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/rate-limited";
+                        /** @constant */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/internal-error";
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description The request id. */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        type?: "/problems/service-unavailable";
+                        /** @constant */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    customerSubscriptionsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A store of the caller's account (`sto_...`). */
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65,536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSubscriptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The changes were recorded (or were older than what the store holds). */
+            200: {
+                headers: {
+                    /** @description The request id (echoed from the request when it sends one of 1 to 200 characters of `[A-Za-z0-9_.:-]`). */
+                    "X-Request-Id"?: string;
+                    /** @description The query parameters this operation ignored (it does not take them), percent-encoded and comma-separated: a misspelt filter shows here. */
+                    "Ignored-Parameters"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscriptionsResult"];
+                };
             };
             /** @description Invalid URL; The request is invalid; The request body is not valid JSON */
             400: {

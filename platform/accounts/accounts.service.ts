@@ -221,9 +221,13 @@ export class AccountsService {
    * Stores' names and accounts by id (what webhook payloads show as `merchantName`, and who owns a store).
    * Qualified: a caller inside another schema's transaction runs this on that transaction's connection.
    */
-  async stores(storeIds: readonly string[]): Promise<Map<string, { name: string; accountId: string }>> {
-    const rows = await sql<{ id: string; name: string; account_id: string }>(this.em(), 'select id, name, account_id from platform.store where id = any($1)', [storeIds]);
-    return new Map(rows.map((r) => [r.id, { name: r.name, accountId: r.account_id }]));
+  async stores(storeIds: readonly string[]): Promise<Map<string, { name: string; accountId: string; timeZone: string | null }>> {
+    const rows = await sql<{ id: string; name: string; account_id: string; time_zone: string | null }>(
+      this.em(),
+      'select id, name, account_id, time_zone from platform.store where id = any($1)',
+      [storeIds],
+    );
+    return new Map(rows.map((r) => [r.id, { name: r.name, accountId: r.account_id, timeZone: r.time_zone }]));
   }
 
   async accountCount(): Promise<number> {

@@ -71,7 +71,7 @@ export function wallAt(t: number, zone: string): Wall {
 }
 
 /** A wall-clock time as if it were UTC, in ms (comparable, and differences are durations). */
-function wallMs(w: Wall): number {
+export function wallMs(w: Wall): number {
   const d = new Date(0);
   // setUTCFullYear, not Date.UTC: the latter maps years 0-99 to 1900-1999.
   d.setUTCFullYear(w.year, w.month - 1, w.day);

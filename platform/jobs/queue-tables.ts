@@ -1,8 +1,9 @@
 /**
  * The one place that reads or changes pg-boss's own tables, for what its public API does not offer.
  * pg-boss owns them, and a new version may change them: on an upgrade this file is what to check
- * (test/pgboss-upgrade.test.ts runs the suite's queue tests against the next minor version). Every
- * other part of the project goes through pg-boss's API, or through these functions.
+ * (`npm run test:pg-boss-upgrade` runs the queue tests on another version, test/queue-tables.test.ts
+ * this file's own). Every other part of the project goes through pg-boss's API, or through these
+ * functions.
  */
 
 /** Runs SQL where the caller says: pg-boss's pool (`boss.getDb()`), a transaction's (`transactionDb`), a test's connection. */

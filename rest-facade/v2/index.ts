@@ -11,6 +11,7 @@ import { registerOrderRoutes } from './orders.routes.js';
 import { registerReturnTagRoutes } from './return-tags.routes.js';
 import { registerCustomerRoutes } from './customers.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
+import { registerCustomerSubscriptionRoutes } from './customer-subscriptions.routes.js';
 import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { v2Cors, v2Surface } from './surface.js';
 
@@ -48,6 +49,7 @@ export function registerV2Routes(routes: RouteRegistry, services: V2Services): v
   registerInventoryRoutes(routes);
   registerEventRoutes(routes, services);
   registerCustomerRoutes(routes);
+  registerCustomerSubscriptionRoutes(routes);
   registerWebhookRoutes(routes, services);
   registerPrivacyRoutes(routes);
 }

@@ -602,7 +602,7 @@ async function seedFlows(api: { graphql<T>(query: string, variables: Record<stri
   };
   if (!existing.has('Thank you for your order')) {
     const thanks = await template({ name: 'Thank you', channel: 'EMAIL', subject: 'Thank you, {{ customer.firstName }}', body: 'Your {{ event.data.product }} is on its way.' });
-    await flow({ name: 'Thank you for your order', trigger: { eventName: 'Placed Order' }, steps: [{ wait: { seconds: 60 } }, { sendEmail: { templateId: thanks } }] });
+    await flow({ name: 'Thank you for your order', trigger: { eventName: 'Placed Order' }, steps: [{ wait: { seconds: 60 } }, { sendEmail: { templateId: thanks, kind: 'transactional' } }] });
   }
   if (!existing.has('Return rejected')) {
     const rejected = await template({ name: 'Return rejected', channel: 'EMAIL', subject: 'About your return for {{ event.data.orderName }}', body: 'Hi {{ customer.firstName }}, we could not accept your return ({{ event.data.reason }}). Reply to this email and we will help.' });

@@ -15,7 +15,8 @@ import { GatewayClient } from '../../rest-facade/gateway-client.js';
 import { locals, RequestLocals, toAppError } from '../../rest-facade/pipeline/request-locals.js';
 import { routeNotFound, routerError } from '../../rest-facade/pipeline/routing.js';
 import { v2Routes } from '../../rest-facade/v2/index.js';
-import type { EventAcceptance } from '../../subgraphs/events/public.js';
+import type { EventAcceptance, MessagingEndpoints } from '../../subgraphs/events/public.js';
+import { consentPages } from '../pages/unsubscribe.js';
 import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { sendProblem } from '../../rest-facade/v2/surface.js';
 import { developerPortal } from '../pages/developer-portal.js';
@@ -44,6 +45,8 @@ export interface HttpAppOptions {
   events?: EventAcceptance;
   /** Gateway roles: webhook subscriptions (the webhook routes call them directly). */
   webhooks?: WebhookSubscriptions;
+  /** Gateway roles: the unsubscribe link and the inbound SMS webhook (no credentials: a signed token, a store's secret). */
+  messaging?: MessagingEndpoints;
   ready(): Promise<Readiness>;
   /** False while the database is unreachable: API calls answer 503 (Retry-After) instead of failing one by one. */
   databaseAvailable?: () => boolean;
@@ -134,7 +137,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // While the database is away, calls that need it get a clear 503 at once (the load balancer reads /readyz).
   const databaseAvailable = options.databaseAvailable;
   if (databaseAvailable) {
-    app.use(['/v2.2', '/graphql', '/api'], (req: Request, res: Response, next: NextFunction) => {
+    app.use(['/v2.2', '/graphql', '/api', '/u', '/sms'], (req: Request, res: Response, next: NextFunction) => {
       if (databaseAvailable()) return next();
       answerUnavailable(req, res, 'The database is unreachable; the service is recovering. Retry shortly.');
     });
@@ -149,6 +152,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   // Gateway roles: the index, the OpenAPI documents, the API reference and the GraphQL explorer (before /graphql).
   if (options.gateway) app.use(developerPortal({ documents: API_DOCUMENTS.map((d) => ({ servedAt: d.servedAt, document: d.build() })) }));
+
+  if (options.gateway && options.messaging) app.use(consentPages(options.messaging));
 
   app.use('/graphql', ...graphqlHttp({ accounts: options.accounts, adminToken: options.adminToken, server: options.graphql, subgraphServer: options.subgraphServer ?? false }));
 

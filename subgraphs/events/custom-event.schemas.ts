@@ -73,10 +73,13 @@ export const CustomEventSchema = Type.Object({
   value: Type.Optional(Num()),
   valueCurrency: Type.Optional(Currency()),
   uniqueId: Type.Optional(Type.String({ minLength: 1, maxLength: EVENT_LIMITS.uniqueIdMax, description: 'Deduplication key: the first event with it in the store wins.' })),
+  backfill: Type.Optional(
+    Type.Boolean({ default: false, description: 'History being imported: the event is stored, counted and segmentable but starts no flow.' }),
+  ),
 });
 
 /** A request that passed validation: only the fields the service uses. */
-export type ValidEvent = Pick<Static<typeof CustomEventSchema>, 'eventName' | 'customer' | 'data' | 'eventTimestamp' | 'value' | 'valueCurrency' | 'uniqueId'>;
+export type ValidEvent = Pick<Static<typeof CustomEventSchema>, 'eventName' | 'customer' | 'data' | 'eventTimestamp' | 'value' | 'valueCurrency' | 'uniqueId' | 'backfill'>;
 export type EventCustomer = ValidEvent['customer'];
 
 export const BulkEventsSchema = Type.Object({
@@ -111,8 +114,8 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldE
 export function validateEvent(body: unknown, at = ''): Validation<ValidEvent> {
   const errors = [...inspectJson(body, { pointer: at, maxStringBytes: EVENT_LIMITS.stringBytes }), ...violationsOf(CustomEventSchema, body, at)];
   if (errors.length) return { ok: false, errors };
-  const { eventName, customer, data, eventTimestamp, value, valueCurrency, uniqueId } = body as Static<typeof CustomEventSchema>;
-  return { ok: true, value: { eventName, customer, data, eventTimestamp, value, valueCurrency, uniqueId } };
+  const { eventName, customer, data, eventTimestamp, value, valueCurrency, uniqueId, backfill } = body as Static<typeof CustomEventSchema>;
+  return { ok: true, value: { eventName, customer, data, eventTimestamp, value, valueCurrency, uniqueId, ...(backfill ? { backfill } : {}) } };
 }
 
 /** The bulk body `{events: [...]}` (1 to 100); each event is then validated alone. */

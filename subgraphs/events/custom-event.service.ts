@@ -169,10 +169,10 @@ export class CustomEventService {
     }));
     await sql(
       em,
-      `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at)
-       select id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at
+      `insert into custom_event (id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at, backfill)
+       select id, store_id, customer_id, event_name, event_timestamp, value, value_currency, unique_id, data, data_dates, extra, received_at, backfill
          from jsonb_to_recordset($1::jsonb) as r(id text, store_id text, customer_id text, event_name text, event_timestamp timestamptz, value numeric,
-              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz)`,
+              value_currency text, unique_id text, data jsonb, data_dates jsonb, extra jsonb, received_at timestamptz, backfill boolean)`,
       [
         JSON.stringify(
           events.map((e, i) => ({
@@ -188,6 +188,7 @@ export class CustomEventService {
             data_dates: rows[i]!.stored.dataDates,
             extra: e.extra,
             received_at: rows[i]!.job.receivedAt,
+            backfill: rows[i]!.job.event.backfill === true,
           })),
         ),
       ],

@@ -19,6 +19,13 @@ import { Migration20261220000200_event_stats } from './migrations/Migration20261
 import { Migration20261231000100_event_inbox } from './migrations/Migration20261231000100_event_inbox.js';
 import { Migration20261231000200_custom_event_partitions } from './migrations/Migration20261231000200_custom_event_partitions.js';
 import { Migration20261231000300_event_stat_days } from './migrations/Migration20261231000300_event_stat_days.js';
+import { Migration20261231000500_consent } from './migrations/Migration20261231000500_consent.js';
+import { ConsentService } from './customers/consent.service.js';
+import { CustomerConsentResolver } from './customers/consent.resolver.js';
+import { CustomerMerges } from './customers/customer-merge.service.js';
+import { MessagingSettingsService } from './flows/messaging-settings.service.js';
+import { MessagingSettingsResolver } from './flows/messaging-settings.resolver.js';
+import { messagingEndpoints } from './customers/consent.endpoints.js';
 import { Migration20261229000500_storefront_identity } from './migrations/Migration20261229000500_storefront_identity.js';
 import { CustomerProfileResolver } from './customers/customer-profile.resolver.js';
 import { CustomerUpserts } from './customers/customer-upsert.service.js';
@@ -65,7 +72,9 @@ function services(deps: ModuleDeps) {
     checkUrl: (url) => checkCallbackUrl(url, deps.config.webhookAllowedHosts),
     generateSigningSecret,
   });
-  const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets });
+  const consent = new ConsentService(deps.orm, { accounts: deps.accounts, suppressions, inbox });
+  const settings = new MessagingSettingsService(deps.orm);
+  const runner = new FlowRunner({ ...deps, events, customers, templates, providers: messageProviders(deps.config), box: deps.secrets, consent, settings });
   const acceptance = eventAcceptance(deps, inbox, suppressions);
   return {
     deps,
@@ -80,6 +89,10 @@ function services(deps: ModuleDeps) {
     flows,
     runner,
     suppressions,
+    consent,
+    settings,
+    merges: new CustomerMerges(deps.orm),
+    messaging: messagingEndpoints(consent, deps.accounts),
     upserts: new CustomerUpserts(deps.orm, suppressions),
   };
 }
@@ -98,6 +111,8 @@ const RESOLVERS = [
   FlowStatsResolver,
   CustomerProfileResolver,
   StorefrontEventResolver,
+  CustomerConsentResolver,
+  MessagingSettingsResolver,
   CustomerTimelineResolver,
 ] as const;
 
@@ -120,6 +135,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261231000100_event_inbox', class: Migration20261231000100_event_inbox },
       { name: 'Migration20261231000200_custom_event_partitions', class: Migration20261231000200_custom_event_partitions },
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
+      { name: 'Migration20261231000500_consent', class: Migration20261231000500_consent },
       { name: 'Migration20270110000700_customer_returns', class: Migration20270110000700_customer_returns },
     ],
   },
@@ -134,7 +150,7 @@ export const eventsSubgraph = defineModule({
   graph: {
     graph: 'events',
     resolvers: [...RESOLVERS],
-    instances: ({ deps, customers, events, segments, acceptance, templates, flows, upserts, storefront }) => [
+    instances: ({ deps, customers, events, segments, acceptance, templates, flows, upserts, storefront, consent, settings, merges }) => [
       new CustomerResolver({ customers, events, accounts: deps.accounts }),
       new CustomEventResolver({ events, customers, acceptance, accounts: deps.accounts, boss: deps.boss }),
       new SegmentResolver({ segments, accounts: deps.accounts }),
@@ -148,6 +164,8 @@ export const eventsSubgraph = defineModule({
       new FlowStatsResolver({ reads: deps.heavyReads, accounts: deps.accounts }),
       new CustomerProfileResolver({ upserts, accounts: deps.accounts }),
       new StorefrontEventResolver({ storefront, accounts: deps.accounts }),
+      new CustomerConsentResolver({ consent, merges, customers, accounts: deps.accounts }),
+      new MessagingSettingsResolver({ settings, consent, accounts: deps.accounts, publicUrl: deps.config.publicUrl }),
       new CustomerTimelineResolver({ timeline: new TimelineReads(deps.orm, events) }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),

@@ -8,6 +8,8 @@ export { FlowRunDocumentSchema, MessageDocumentSchema } from './flows/flow.json.
 export type { EventAcceptance } from './event-acceptance.service.js';
 export { EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
 export { BulkEventsResultSchema, BulkEventsSchema, CustomEventSchema, EVENT_LIMITS, type BulkEventsResult } from './custom-event.schemas.js';
+export type { MessagingEndpoints, UnsubscribeView, InboundSms } from './customers/consent.endpoints.js';
+export { CustomerSubscriptionsResultSchema, CustomerSubscriptionsSchema } from './customers/consent.schemas.js';
 export { StorefrontEventSchema } from './storefront-event.schemas.js';
 export { CustomerQuerySchema, CustomerUpsertSchema } from './customers/customer.schemas.js';
 export { CustomerUpsertResultSchema, RestCustomerSchema } from './customers/customer.json.js';

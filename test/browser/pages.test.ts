@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../platform/project-root.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { launchChromium, screenshotPath, watch } from './browser.js';
+import { eventsSubgraph } from '../../subgraphs/events/index.js';
 
 const document = JSON.parse(readFileSync(join(projectRoot(), 'docs', 'openapi', 'v2.2.json'), 'utf8'));
 const summaries: string[] = Object.values(document.paths as Record<string, Record<string, { summary: string }>>).flatMap((item) => Object.values(item).map((op) => op.summary));
@@ -35,6 +36,41 @@ describe('pages in a real browser', () => {
     const text = await page.evaluate(() => document.body.innerText);
     for (const summary of summaries) expect(text, summary).toContain(summary);
     await page.screenshot({ path: screenshotPath('api-reference.png', scratch) });
+    expect(watched.errors).toEqual([]);
+    expect(watched.external).toEqual([]);
+  });
+
+  it('the unsubscribe page asks to confirm, and its button unsubscribes, with no console error, offline', async () => {
+    const res = await app.request(`/v2.2/stores/${account.storeId}/customer-subscriptions`, {
+      method: 'POST',
+      token: account.apiSecret,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: { email: 'reader@example.com', subscriptions: { marketing: { subscriptionStatus: 'subscribed' } } } }),
+    });
+    expect(res.status).toBe(200);
+    const { customerIds } = (
+      await app.graphql<{ updateCustomerSubscriptions: { customerIds: string[] } }>(
+        'mutation($s: ID!, $i: JSON!) { updateCustomerSubscriptions(storeId: $s, input: $i) { customerIds } }',
+        { s: account.storeId, i: { email: { email: 'reader@example.com', subscriptions: { marketing: { subscriptionStatus: 'subscribed' } } } } },
+        account.apiSecret,
+      )
+    ).data!.updateCustomerSubscriptions;
+    const events = app.service.runtime.servicesOf(eventsSubgraph)!;
+    const token = await events.consent.unsubscribeToken({ storeId: account.storeId, customerId: customerIds[0]!, channel: 'email' });
+    const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
+    const watched = await watch(page, app.baseUrl);
+    await page.goto(`${app.baseUrl}/u/${token}`);
+    await page.getByRole('heading', { name: 'Unsubscribe' }).waitFor();
+    expect(await page.evaluate(() => document.body.innerText)).toContain('r***@example.com');
+    await page.screenshot({ path: screenshotPath('unsubscribe.png', scratch) });
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    const consent = await app.graphql<{ customer: { consent: { channel: string; kind: string; status: string; method: string }[] } }>(
+      'query($s: ID!, $id: ID!) { customer(storeId: $s, id: $id) { consent { channel kind status method } } }',
+      { s: account.storeId, id: customerIds[0] },
+      account.apiSecret,
+    );
+    expect(consent.data!.customer.consent.find((c) => c.channel === 'email' && c.kind === 'marketing')).toMatchObject({ status: 'unsubscribed', method: 'UNSUBSCRIBE_LINK' });
     expect(watched.errors).toEqual([]);
     expect(watched.external).toEqual([]);
   });

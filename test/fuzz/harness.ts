@@ -53,7 +53,9 @@ const FINGERPRINT = `select json_build_array(
   (select count(*) from inventory.inventory_item), (select max(updated_at) from inventory.inventory_item),
   (select count(*) from inventory.inbound_shipment), (select max(updated_at) from inventory.inbound_shipment),
   (select count(*) from events.segment), (select count(*) from events.event_inbox), (select count(*) from events.custom_event),
-  (select count(*) from webhooks.subscription where deleted_at is null), (select max(updated_at) from webhooks.subscription),
+  (select count(*) from webhooks.subscription where deleted_at is null),
+  -- What requests change in a subscription, not its health (failing since, last error, disabled by the deliverer, its updated_at then).
+  (select md5(string_agg(concat_ws('|', id, url, auth_token_sealed, external_id, topics::text, event_types::text, max_deliveries_per_second, signing_secret_sealed, previous_secret_sealed, loop_topic, loop_trigger), ',' order by id)) from webhooks.subscription where deleted_at is null),
   (select count(*) from returns.fulfillment), (select max(updated_at) from returns.fulfillment), (select count(*) from returns.fulfillment_event),
   (select count(*) from returns.return_tag), (select max(updated_at) from returns.return_tag), (select count(*) from returns.return_tag_link),
   (select count(*) from returns.return_import_key), (select count(*) from events.customer), (select max(updated_at) from events.customer),
@@ -63,7 +65,8 @@ const FINGERPRINT = `select json_build_array(
 /**
  * Work that changes state later (processing, restock, flows): jobs of the work queues, and outbox
  * events a consumer has not read yet (of the types it reads); waited for after a success, so it
- * does not look like a refused request's change. Webhook deliveries change nothing fingerprinted.
+ * does not look like a refused request's change. Webhook deliveries change nothing fingerprinted (a
+ * subscription's health is left out of it).
  */
 const READERS = OUTBOX_CONSUMERS.filter((c) => c.name !== 'webhooks-outbox');
 const SETTLE = `select ((select count(*) from events.event_inbox where ready_at < now() + interval '5 seconds')

@@ -146,6 +146,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string | false;
+  /** Each header as sent (lower-case name, the raw value after the colon, unfolded). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -179,6 +181,7 @@ export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedM
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: parsed.html ?? false,
+            headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
           });
           callback();
         })

@@ -86,7 +86,7 @@ async function seedAnn(app: TestApp, account: TestAccount, webhookUrl: string): 
   }
   const email = await createTemplate(app, account, { name: 'Thanks', channel: 'EMAIL', subject: 'Thanks {{ customer.firstName }}', body: 'We wrote to {{ customer.email }} about {{ event.data.total }}.' });
   const sms = await createTemplate(app, account, { name: 'Text', channel: 'SMS', body: 'Hi {{ customer.firstName }}, your number {{ customer.phoneNumber }}' });
-  const flow = await createFlow(app, account, { name: 'After order', trigger: { eventName: 'Placed Order' }, steps: [{ sendEmail: { templateId: email } }, { sendSms: { templateId: sms } }] });
+  const flow = await createFlow(app, account, { name: 'After order', trigger: { eventName: 'Placed Order' }, steps: [{ sendEmail: { templateId: email, kind: 'transactional' } }, { sendSms: { templateId: sms, kind: 'transactional' } }] });
 
   await accept(app, account, {
     eventName: 'Placed Order',

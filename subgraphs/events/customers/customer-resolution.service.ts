@@ -28,6 +28,8 @@ export const MATCHING_CUSTOMERS = `select ${COLUMNS} from customer c
     select x.id from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as k(store_id, id, email, phone),
       lateral (select m.id from customer m where m.id = k.id and m.store_id = k.store_id
                union all
+               select a.into_id from customer_merge a where a.merged_id = k.id and a.store_id = k.store_id
+               union all
                select m.id from customer m where m.store_id = k.store_id and lower(m.email) = k.email and m.email is not null
                union all
                select m.id from customer m where m.store_id = k.store_id and m.phone_number = k.phone and m.phone_number is not null) as x))
@@ -108,12 +110,17 @@ export async function resolveCustomers(em: EntityManager, events: { storeId: str
     if (p.phoneNumber) byPhone.set(phoneKey(p.storeId, p.phoneNumber), p);
   };
   found.forEach(index);
+  // A merged profile's id answers as the profile it was merged into (only looked up for ids not found as such).
+  const unknownIds = [...new Set(events.flatMap((e) => (e.customer.id && !byId.has(e.customer.id) ? [e.customer.id] : [])))];
+  const aliases = unknownIds.length
+    ? new Map((await sql<{ mergedId: string; intoId: string }>(em, 'select merged_id as "mergedId", into_id as "intoId" from customer_merge where merged_id = any($1)', [unknownIds])).map((a) => [a.mergedId, a.intoId]))
+    : undefined;
 
   const created = new Set<string>();
   const changed = new Set<string>();
   const snapshots: CustomerRow[] = [];
   for (const { storeId, customer: given } of events) {
-    const idMatch = given.id ? byId.get(given.id) : undefined;
+    const idMatch = given.id ? (byId.get(given.id) ?? byId.get(aliases?.get(given.id) ?? '')) : undefined;
     const emailOwner = given.email ? byEmail.get(emailKey(storeId, given.email)) : undefined;
     const phoneOwner = given.phoneNumber ? byPhone.get(phoneKey(storeId, given.phoneNumber)) : undefined;
     let profile = (idMatch?.storeId === storeId ? idMatch : undefined) ?? emailOwner ?? phoneOwner;

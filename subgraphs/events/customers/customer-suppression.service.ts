@@ -11,7 +11,7 @@ import type { EventCustomer } from '../custom-event.schemas.js';
 const lockKey = (storeId: string) => `privacy-erasure:${storeId}`;
 
 /** Takes the erasure lock of each store, shared, in a fixed order (event processing: before it looks at suppressions or customers). */
-async function lockStoresShared(em: EntityManager, storeIds: readonly string[]): Promise<void> {
+export async function lockStoresShared(em: EntityManager, storeIds: readonly string[]): Promise<void> {
   await sql(em, 'select pg_advisory_xact_lock_shared(hashtext(k)) from unnest($1::text[]) as k', [[...new Set(storeIds)].sort().map(lockKey)]);
 }
 
@@ -136,6 +136,20 @@ export class CustomerSuppressions {
     } catch (err) {
       for (const r of batch) r.reject(err);
     }
+  }
+
+  /**
+   * Writers of customers other than event processing (consent changes): the mode each identity was
+   * erased with (null: not erased), under the store's erasure lock, shared, like event processing.
+   */
+  async erasedAmong(em: EntityManager, storeId: string, customers: readonly Pick<EventCustomer, 'id' | 'email' | 'phoneNumber'>[]): Promise<(SuppressionMode | null)[]> {
+    await lockStoresShared(em, [storeId]);
+    const keyed = await Promise.all(customers.map((c) => this.hashes(c)));
+    const found = await this.find(em, keyed.flatMap((hashes) => hashes.map((hash) => ({ storeId, hash }))));
+    return keyed.map((hashes) => {
+      const modes = hashes.flatMap((h) => found.get(`${storeId}\u0000${h}`) ?? []);
+      return modes.includes('REFUSE') ? 'REFUSE' : (modes[0] ?? null);
+    });
   }
 
   /** An erasure's: every identifier of the subject, under the store's lock (the caller holds it). */

@@ -19,7 +19,8 @@ async function profiles(em: EntityManager, storeId: string, subject: ErasureSubj
   return sql<ProfileRow>(
     em,
     `select id, email, phone_number as "phoneNumber", first_name as "firstName", last_name as "lastName", location from customer
-      where store_id = $1 and (id = any($2) or lower(email) = any($3) or phone_number = any($4)) order by id`,
+      where store_id = $1 and (id = any($2) or lower(email) = any($3) or phone_number = any($4)
+        or id in (select m.into_id from customer_merge m where m.store_id = $1 and m.merged_id = any($2))) order by id`,
     [storeId, subject.customerIds, subject.emails, subject.phones],
   );
 }
@@ -114,8 +115,16 @@ export class EventsPrivacy {
       add(counts, await deleteEvents(em, events));
       // After the runs: a step that was sending when they were locked has committed its message by now.
       add(counts, { message: await affected(em, 'delete from message where customer_id = any($1)', [last]) });
+      const mergedIds = ids(await sql<{ id: string }>(em, 'select merged_id as id from customer_merge where into_id = any($1)', [last]));
+      // Consent goes with the person: its current state, its history, channel suppressions, and merged profiles' ids.
+      add(counts, {
+        consent_change: await affected(em, 'delete from consent_change where customer_id = any($1)', [last]),
+        customer_consent: await affected(em, 'delete from customer_consent where customer_id = any($1)', [last]),
+        customer_channel_suppression: await affected(em, 'delete from customer_channel_suppression where customer_id = any($1)', [last]),
+        customer_merge: await affected(em, 'delete from customer_merge where into_id = any($1) or merged_id = any($1)', [last]),
+      });
       add(counts, { customer: await affected(em, 'delete from customer where id = any($1)', [last]) });
-      const suppressed = await this.suppressions.add(em, work.storeId, { ...subject, customerIds: [...new Set([...subject.customerIds, ...last])] }, work.id, work.suppression);
+      const suppressed = await this.suppressions.add(em, work.storeId, { ...subject, customerIds: [...new Set([...subject.customerIds, ...last, ...mergedIds])] }, work.id, work.suppression);
       await ledger.count(em, work.id, [...removed(counts), { kind: 'suppression', action: 'SUPPRESSED', count: suppressed }]);
       await ledger.finish(em, work.id, 'events');
     });

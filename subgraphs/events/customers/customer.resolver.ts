@@ -6,7 +6,6 @@ import { invalid } from '../../../platform/errors.js';
 import { authorizeStoreAccess, visible } from '../../../platform/graphql/authorize.js';
 import { toConnection, type Connection } from '../../../platform/graphql/connection.js';
 import { memoize, type GraphQLContext } from '../../../platform/graphql/context.js';
-import { batchById } from '../../../platform/graphql/loaders.js';
 import { pageRequest } from '../../../platform/api/pagination.js';
 import { CustomEventConnection } from '../custom-event.type.js';
 import { customerPayload, type CustomEventService } from '../custom-event.service.js';
@@ -23,7 +22,13 @@ export interface CustomerResolverDeps {
 }
 
 export function customerLoader(ctx: GraphQLContext, customers: CustomerService) {
-  return memoize(ctx, 'events.customers', () => new DataLoader<string, CustomerRow | null>(batchById((ids) => customers.findByIds(ids))));
+  // A merged profile's id answers as the profile it was merged into.
+  return memoize(ctx, 'events.customers', () =>
+    new DataLoader<string, CustomerRow | null>(async (ids) => {
+      const found = await customers.findByIdsOrAliases(ids);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
+  );
 }
 
 @Resolver(() => CustomerType)

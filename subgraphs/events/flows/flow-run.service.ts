@@ -21,7 +21,11 @@ import { TemplateRenderError, type TemplateScope } from '../templates/template-e
 import { templateScope } from '../templates/template.view.js';
 import type { TemplateRow, TemplateService } from '../templates/template.service.js';
 import { MessageChannel } from '../templates/template.type.js';
-import { branchStart, pathAfter, stepAt, type FlowDefinition, type FlowStep, type StepType } from './flow.schemas.js';
+import { branchStart, kindOf, pathAfter, stepAt, type FlowDefinition, type FlowStep, type StepType } from './flow.schemas.js';
+import { consentKey, lockMessagingOf, type ConsentService, type SendPermissions } from '../customers/consent.service.js';
+import { sendRefusal, type ConsentChannel } from '../customers/consent.rules.js';
+import type { MessagingSettings, MessagingSettingsService } from './messaging-settings.service.js';
+import { quietUntil, smartSendingRefusal } from './messaging-settings.rules.js';
 import type { MessageProvider } from './message-provider.service.js';
 import type { FlowRunRow, RunStatus, StepStatus } from './flow.service.js';
 
@@ -47,6 +51,8 @@ export interface FlowRunnerDeps {
   templates: TemplateService;
   providers: Record<MessageChannel, MessageProvider>;
   box: () => Promise<SecretBox>;
+  consent: ConsentService;
+  settings: MessagingSettingsService;
 }
 
 /** A run as the runner advances it: its row, where it is, and the token that fences stale step jobs. */
@@ -61,9 +67,18 @@ interface StepContext extends Traced {
   event: CustomEventRow;
   customer: CustomerRow;
   batch: BatchWrites;
-  store: { id: string; name: string };
+  store: StoreInfo;
   definition: FlowDefinition;
   box: SecretBox;
+  /** The customer's consent and suppressed channels, read after the batch took the customers' messaging locks. */
+  permissions: SendPermissions;
+  settings: MessagingSettings;
+}
+
+interface StoreInfo {
+  id: string;
+  name: string;
+  timeZone: string | null;
 }
 
 interface Recorded {
@@ -77,7 +92,9 @@ interface Recorded {
 type Outcome =
   | { kind: 'next'; next: string | null; record: Recorded }
   | { kind: 'wait'; resumeAt: Date; record: Recorded; attempt: number }
-  | { kind: 'fail'; record: Recorded };
+  | { kind: 'fail'; record: Recorded }
+  /** The customer left the flow's audience: the run ends (EXITED). */
+  | { kind: 'exit'; record: Recorded };
 
 const STEP_TYPE: Record<FlowStep['type'], StepType> = { wait: 'wait', condition: 'condition', send_email: 'send_email', send_sms: 'send_sms', webhook: 'webhook' };
 
@@ -121,13 +138,21 @@ export class FlowRunner {
       const audience = flow.definition.audience ? compiler.definition(flow.definition.audience, '/audience') : 'true';
       const ids = compiler.param(candidates, 'text[]');
       const flowId = compiler.param(flow.id, 'text');
+      // Re-entry (decisions section 21): once ever, or once per N days, counted from the customer's runs of the
+      // flow (a merged profile's runs count for the survivor); one run per customer among the batch's events.
+      const reentry = flow.definition.reentry ?? { mode: 'EVERY_EVENT' };
+      const since = reentry.mode === 'ONCE_PER_DAYS' ? `and r.started_at > now() - ${compiler.param(reentry.days, 'int')} * interval '1 day'` : '';
+      const limited = reentry.mode !== 'EVERY_EVENT';
       const matched = await sql<{ eventId: string; customerId: string }>(
         em,
-        `select te.id as "eventId", te.customer_id as "customerId" from custom_event te
+        `select ${limited ? 'distinct on (te.customer_id)' : ''} te.id as "eventId", te.customer_id as "customerId" from custom_event te
           join customer c on c.id = te.customer_id
           join flow f on f.id = ${flowId}
           where te.id = any(${ids}) and te.store_id = $1::text and f.active_since is not null and te.created_at >= f.active_since
-            and (${where}) and (${audience})`,
+            and not te.backfill
+            and (${where}) and (${audience})
+            ${limited ? `and not exists (select 1 from flow_run r where r.flow_id = f.id and r.customer_id = te.customer_id ${since})` : ''}
+          ${limited ? 'order by te.customer_id, te.event_timestamp, te.id' : ''}`,
         compiler.params,
       );
       if (!matched.length) continue;
@@ -161,8 +186,9 @@ export class FlowRunner {
   async advance(jobs: FlowStepJob[]): Promise<void> {
     // Read before the transaction: the store names and the secret box key belong to the platform's
     // own connection, which a query inside this subgraph's transaction cannot use.
-    const stores = new Map<string, { id: string; name: string }>();
-    for (const storeId of new Set(jobs.map((j) => j.storeId))) stores.set(storeId, { id: storeId, name: await this.storeName(storeId) });
+    const stores = new Map<string, StoreInfo>();
+    for (const storeId of new Set(jobs.map((j) => j.storeId))) stores.set(storeId, { id: storeId, ...(await this.storeInfo(storeId)) });
+    await this.deps.consent.unsubscribeKey();
     const box = await this.deps.box();
     let committed: BatchWrites['steps'] | undefined;
     await this.deps.orm.em.fork().transactional(async (tx) => {
@@ -176,16 +202,35 @@ export class FlowRunner {
       // A run moves once per batch, whatever copies of its job the batch holds; a stale token does nothing.
       const live = runs.filter((run) => tokens.has(`${run.id} ${run.stepToken}`) && (run.status === 'RUNNING' || run.status === 'WAITING'));
       if (!live.length) return;
+      // The customers' messaging locks (consent writers wait for this batch; the next batch sees their changes),
+      // then what the sends need to know, read after them.
+      const customerIds = [...new Set(live.map((r) => r.customerId))];
+      await lockMessagingOf(tx, customerIds);
+      const permissions = await this.deps.consent.permissions(tx, customerIds);
+      const settings = await this.deps.settings.forStores(tx, [...new Set(live.map((r) => r.storeId))]);
       const events = new Map((await this.deps.events.findByIds(live.map((r) => r.eventId))).map((e) => [e.id, e]));
-      const customers = new Map((await this.deps.customers.findByIds([...new Set(live.map((r) => r.customerId))])).map((c) => [c.id, c]));
+      const customers = new Map((await this.deps.customers.findByIds(customerIds)).map((c) => [c.id, c]));
       const batch = new BatchWrites();
+      const smart = live.filter((r) => settings.get(r.storeId)?.smartSendingHours);
+      if (smart.length) await batch.loadLastMarketing(tx, [...new Set(smart.map((r) => r.customerId))]);
       const traces = new Map(jobs.map((job) => [job.runId, job.trace]));
       for (const run of live) {
         const definition = await this.definition(tx, run.flowId, run.version);
         const trace = traces.get(run.id);
         // Each run's steps are a span of the trace of the event that started it.
         await inQueuedSpan('flow run advance', trace, { 'flow.id': run.flowId, 'flow.run.id': run.id }, () =>
-          this.advanceRun(tx, { run, event: events.get(run.eventId)!, customer: customers.get(run.customerId)!, store: stores.get(run.storeId)!, definition, box, batch, trace }),
+          this.advanceRun(tx, {
+            run,
+            event: events.get(run.eventId)!,
+            customer: customers.get(run.customerId)!,
+            store: stores.get(run.storeId)!,
+            definition,
+            box,
+            batch,
+            trace,
+            permissions: permissions.get(run.customerId)!,
+            settings: settings.get(run.storeId)!,
+          }),
         );
       }
       await batch.flush(tx, this.deps.boss);
@@ -213,6 +258,10 @@ export class FlowRunner {
         batch.runs.push({ id: run.id, storeId: run.storeId, status: 'FAILED', nextPath: path, token: run.stepToken, attempt: 0 });
         return;
       }
+      if (outcome.kind === 'exit') {
+        batch.runs.push({ id: run.id, storeId: run.storeId, status: 'EXITED', nextPath: null, token: run.stepToken, attempt: 0 });
+        return;
+      }
       path = outcome.next;
       attempt = 0;
     }
@@ -220,14 +269,16 @@ export class FlowRunner {
   }
 
   /** Store names change rarely; a minute-old name in a message is acceptable, a query per step is not. */
-  private readonly storeNames = new Map<string, { name: string; at: number }>();
+  private readonly storeInfos = new Map<string, { name: string; timeZone: string | null; at: number }>();
 
-  private async storeName(storeId: string): Promise<string> {
-    const cached = this.storeNames.get(storeId);
-    if (cached && Date.now() - cached.at < 60_000) return cached.name;
-    const name = (await this.deps.accounts.stores([storeId])).get(storeId)?.name ?? '';
-    this.storeNames.set(storeId, { name, at: Date.now() });
-    return name;
+  /** The store's name and time zone (quiet hours' zone for customers without one), kept a minute. */
+  private async storeInfo(storeId: string): Promise<{ name: string; timeZone: string | null }> {
+    const cached = this.storeInfos.get(storeId);
+    if (cached && Date.now() - cached.at < 60_000) return cached;
+    const store = (await this.deps.accounts.stores([storeId])).get(storeId);
+    const info = { name: store?.name ?? '', timeZone: store?.timeZone ?? null, at: Date.now() };
+    this.storeInfos.set(storeId, info);
+    return info;
   }
 
   private async step(em: EntityManager, ctx: StepContext, step: FlowStep, path: string, resumed: boolean, attempt: number): Promise<Outcome> {
@@ -256,7 +307,7 @@ export class FlowRunner {
       }
       case 'send_email':
       case 'send_sms':
-        return this.send(ctx, step, path, attempt, after);
+        return this.send(em, ctx, step, path, attempt, after);
       case 'webhook':
         return this.webhook(em, ctx, step, path, attempt, after);
     }
@@ -271,6 +322,7 @@ export class FlowRunner {
   }
 
   private async send(
+    em: EntityManager,
     ctx: StepContext,
     step: Extract<FlowStep, { type: 'send_email' | 'send_sms' }>,
     path: string,
@@ -280,14 +332,53 @@ export class FlowRunner {
     const type = STEP_TYPE[step.type];
     const channel = step.type === 'send_email' ? MessageChannel.EMAIL : MessageChannel.SMS;
     const { run, event, store, customer } = ctx;
+    const kind = kindOf(step);
+    const consentChannel: ConsentChannel = channel === MessageChannel.EMAIL ? 'email' : 'sms';
     const to = channel === MessageChannel.EMAIL ? customer.email : customer.phoneNumber;
-    if (!to) return { kind: 'next', next: after(), record: { path, type, status: 'SKIPPED', detail: channel === MessageChannel.EMAIL ? 'no email address' : 'no phone number' } };
+    const skip = (detail: string): Outcome => ({ kind: 'next', next: after(), record: { path, type, status: 'SKIPPED', detail } });
+    if (!to) return skip(channel === MessageChannel.EMAIL ? 'no email address' : 'no phone number');
+    // Consent (decisions section 21): marketing only to a subscribed customer, transactional unless unsubscribed; a suppressed channel takes nothing.
+    const { consent, suppression } = ctx.permissions;
+    const refusal = sendRefusal(
+      kind,
+      consentChannel,
+      { marketing: consent.get(consentKey(consentChannel, 'marketing')), transactional: consent.get(consentKey(consentChannel, 'transactional')) },
+      suppression.get(consentChannel) ?? null,
+    );
+    if (refusal) return skip(`${kind}: ${refusal}`);
+    // The flow's audience, checked again before each send: a customer who left it leaves the flow.
+    if (ctx.definition.audience && !(await this.inAudience(em, run, ctx.definition))) {
+      return { kind: 'exit', record: { path, type, status: 'SKIPPED', detail: 'the customer is no longer in the flow audience: the run exits' } };
+    }
+    if (kind === 'marketing') {
+      const now = Date.now();
+      const { quietHours, smartSendingHours } = ctx.settings;
+      const zone = customerZone(customer) ?? store.timeZone ?? 'UTC';
+      const until = quietHours ? quietUntil(now, quietHours, zone) : null;
+      if (until !== null) {
+        const resumeAt = new Date(until);
+        return { kind: 'wait', resumeAt, attempt, record: { path, type, status: 'WAITING', detail: `quiet hours (${zone}): waiting until ${resumeAt.toISOString()}` } };
+      }
+      const smart = smartSendingRefusal(now, smartSendingHours, ctx.batch.lastMarketing(run.customerId, consentChannel), consentChannel);
+      if (smart) return skip(smart);
+    }
     const template = await ctx.batch.template(step.templateId, (id) => this.deps.templates.find(id));
     if (!template || template.channel !== channel) return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `template ${step.templateId} is gone or no longer ${channel}` } };
     let subject: string | null;
     let body: string;
+    let headers: Record<string, string> | undefined;
     try {
       const scope: TemplateScope = templateScope(event, customer, store, null);
+      if (kind === 'marketing') {
+        // A token per store, customer and channel: the page, the one-click POST (RFC 8058) and the mailto all name it.
+        const token = await this.deps.consent.unsubscribeToken({ storeId: run.storeId, customerId: run.customerId, channel: consentChannel });
+        const url = `${this.deps.config.publicUrl}/u/${token}`;
+        scope.unsubscribe = { url };
+        if (channel === MessageChannel.EMAIL) {
+          const mailto = `mailto:${this.deps.config.unsubscribeMailto}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`;
+          headers = { 'List-Unsubscribe': `<${url}>, <${mailto}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+        }
+      }
       subject = channel === MessageChannel.EMAIL && template.subject ? await this.deps.templates.engine.render(template.subject, scope) : null;
       body = await this.deps.templates.engine.render(template.body, scope);
     } catch (err) {
@@ -295,14 +386,25 @@ export class FlowRunner {
       return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `template ${template.id} was stopped: ${err.message}` } };
     }
     const provider = this.deps.providers[channel];
-    const result = await provider.send({ channel, to, subject, body });
+    const result = await provider.send({ channel, to, subject, body, ...(headers ? { headers } : {}) });
+    const message = { runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, kind, to, subject, body, provider: provider.name };
     if (!result.ok) {
       const outcome = this.retryOrFail(path, type, attempt, result.error, result.retryAfterMs);
-      if (outcome.kind === 'fail') ctx.batch.messages.push({ runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, to, subject, body, status: 'FAILED', provider: provider.name, error: result.error });
+      if (outcome.kind === 'fail') ctx.batch.messages.push({ ...message, status: 'FAILED', error: result.error });
       return outcome;
     }
-    ctx.batch.messages.push({ runId: run.id, storeId: run.storeId, customerId: run.customerId, flowId: run.flowId, path, channel, to, subject, body, status: result.status, provider: provider.name, error: null });
+    ctx.batch.messages.push({ ...message, status: result.status, error: null });
+    if (kind === 'marketing') ctx.batch.sentMarketing(run.customerId, consentChannel, Date.now());
     return { kind: 'next', next: after(), record: { path, type, status: 'DONE', detail: `${result.status === 'SENT' ? 'sent' : 'recorded'} to ${to} (template ${template.id})` } };
+  }
+
+  /** Whether the run's customer is in the flow's audience now. */
+  private async inAudience(em: EntityManager, run: RunState, definition: FlowDefinition): Promise<boolean> {
+    const compiler = new SegmentCompiler(run.storeId);
+    const predicate = compiler.definition(definition.audience!, '/audience');
+    const customerId = compiler.param(run.customerId, 'text');
+    const [row] = await sql<{ ok: boolean }>(em, `select coalesce((${predicate}), false) as ok from customer c where c.id = ${customerId} and c.store_id = $1::text`, compiler.params);
+    return row?.ok ?? false;
   }
 
   private async webhook(em: EntityManager, { run, event, customer, box }: StepContext, step: Extract<FlowStep, { type: 'webhook' }>, path: string, attempt: number, after: () => string | null): Promise<Outcome> {
@@ -323,6 +425,18 @@ export class FlowRunner {
     const error = result.error ?? (result.status ? `HTTP ${result.status}` : 'failed');
     if (result.outcome === 'refused') return { kind: 'fail', record: { path, type, status: 'FAILED', detail: `refused: ${error}` } };
     return this.retryOrFail(path, type, attempt, result.status ? `HTTP ${result.status}` : error, result.retryAfterMs);
+  }
+}
+
+/** The customer's own time zone (`location.ianaTimeZoneName`), when known and valid. */
+function customerZone(customer: CustomerRow): string | null {
+  const zone = customer.location?.['ianaTimeZoneName'];
+  if (typeof zone !== 'string' || !zone) return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return null;
   }
 }
 
@@ -368,6 +482,7 @@ interface MessageWrite {
   flowId: string;
   path: string;
   channel: MessageChannel;
+  kind: 'marketing' | 'transactional';
   to: string;
   subject: string | null;
   body: string;
@@ -399,6 +514,7 @@ const MESSAGES = new BulkInsert<MessageWrite>(
     { name: 'flow_run_id', type: 'text', value: (m) => m.runId },
     { name: 'step_path', type: 'text', value: (m) => m.path },
     { name: 'channel', type: 'text', value: (m) => m.channel },
+    { name: 'kind', type: 'text', value: (m) => m.kind },
     { name: '"to"', type: 'text', value: (m) => m.to },
     { name: 'subject', type: 'text', value: (m) => m.subject },
     { name: 'body', type: 'text', value: (m) => m.body },
@@ -418,6 +534,26 @@ class BatchWrites {
   readonly runs: RunUpdate[] = [];
   readonly messages: MessageWrite[] = [];
   private readonly templates = new Map<string, Promise<TemplateRow | null>>();
+  /** Smart sending: when each customer last got a marketing message per channel (ms), this batch's sends included. */
+  private readonly lastMarketingAt = new Map<string, number>();
+
+  async loadLastMarketing(em: EntityManager, customerIds: string[]): Promise<void> {
+    const rows = await sql<{ customerId: string; channel: string; at: Date }>(
+      em,
+      `select customer_id as "customerId", channel, max(created_at) as at from message
+        where customer_id = any($1) and kind = 'marketing' and status in ('SENT', 'RECORDED') group by 1, 2`,
+      [customerIds],
+    );
+    for (const r of rows) this.lastMarketingAt.set(`${r.customerId} ${r.channel === MessageChannel.EMAIL ? 'email' : 'sms'}`, r.at.getTime());
+  }
+
+  lastMarketing(customerId: string, channel: ConsentChannel): number | null {
+    return this.lastMarketingAt.get(`${customerId} ${channel}`) ?? null;
+  }
+
+  sentMarketing(customerId: string, channel: ConsentChannel, at: number): void {
+    this.lastMarketingAt.set(`${customerId} ${channel}`, at);
+  }
 
   /** Each template read once per batch. */
   template(id: string, load: (id: string) => Promise<TemplateRow | null>): Promise<TemplateRow | null> {

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { PropertyConditionInput, SegmentConditionInput, SegmentDefinitionInput } from '../segments/segment.input.js';
+import { ConsentKindEnum } from '../customers/consent.type.js';
 
 export enum FlowStatus {
   ACTIVE = 'ACTIVE',
@@ -40,6 +41,13 @@ export class ConditionStepInput {
 export class SendStepInput {
   @Field(() => ID)
   templateId!: string;
+
+  @Field(() => ConsentKindEnum, {
+    nullable: true,
+    description:
+      'marketing (the default): sent only to customers subscribed to marketing on the channel, outside quiet hours, under smart sending; transactional (about an order or a return): sent unless the customer unsubscribed from transactional messages. A suppressed channel takes neither.',
+  })
+  kind?: 'marketing' | 'transactional' | null;
 }
 
 @InputType('WebhookStepInput')
@@ -69,6 +77,22 @@ export class FlowStepInput {
   webhook?: WebhookStepInput | null;
 }
 
+export enum FlowReentryMode {
+  EVERY_EVENT = 'EVERY_EVENT',
+  ONCE = 'ONCE',
+  ONCE_PER_DAYS = 'ONCE_PER_DAYS',
+}
+registerEnumType(FlowReentryMode, { name: 'FlowReentryMode', description: 'EVERY_EVENT (the default): a run per matching event; ONCE: a customer enters the flow once ever; ONCE_PER_DAYS: at most once per `days`.' });
+
+@InputType('FlowReentryInput')
+export class FlowReentryInput {
+  @Field(() => FlowReentryMode)
+  mode!: FlowReentryMode;
+
+  @Field(() => Int, { nullable: true, description: 'ONCE_PER_DAYS: 1 to 3650 days since the customer last entered the flow.' })
+  days?: number | null;
+}
+
 @InputType('FlowInput')
 export class FlowInput {
   @Field(() => String)
@@ -82,6 +106,9 @@ export class FlowInput {
 
   @Field(() => [FlowStepInput])
   steps!: FlowStepInput[];
+
+  @Field(() => FlowReentryInput, { nullable: true, description: 'How often a customer may enter the flow; every matching event when omitted.' })
+  reentry?: FlowReentryInput | null;
 
   @Field(() => FlowStatus, { nullable: true, description: 'ACTIVE when a flow is created without one; an update without one keeps the status.' })
   status?: FlowStatus | null;

@@ -16,11 +16,11 @@ import type { CustomerService } from '../customers/customer.service.js';
 import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { publicSteps } from './flow.schemas.js';
-import { FlowInput, FlowStatus } from './flow.input.js';
+import { FlowInput, FlowReentryMode, FlowStatus } from './flow.input.js';
 import { isTransactionalTrigger } from './return-trigger.js';
 import type { FlowRow, FlowRunRow, FlowRunStepRow, FlowService, MessageRow } from './flow.service.js';
 import { flowRunDocument, messageDocument } from './flow.json.js';
-import { FlowConnection, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection, MessageType } from './flow.type.js';
+import { FlowConnection, FlowReentryType, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection, MessageType } from './flow.type.js';
 
 export interface FlowResolverDeps {
   flows: FlowService;
@@ -131,12 +131,18 @@ export class FlowResolver {
     return flow.definition.audience;
   }
 
-  @FieldResolver(() => GraphQLJSON, { description: 'The steps in the shape of FlowStepInput (bearer tokens masked).' })
+  @FieldResolver(() => GraphQLJSON, { description: 'The steps in the shape of FlowStepInput (bearer tokens masked; a send step without `kind` is marketing).' })
   steps(@Root() flow: FlowRow): unknown {
     return publicSteps(flow.definition.steps);
   }
 
-  @FieldResolver(() => Boolean, { description: "Whether its messages are transactional (about the customer's own order: the return.statusChanged trigger) rather than marketing." })
+  @FieldResolver(() => FlowReentryType, { description: 'How often a customer may enter the flow.' })
+  reentry(@Root() flow: FlowRow): FlowReentryType {
+    const reentry = flow.definition.reentry ?? { mode: 'EVERY_EVENT' };
+    return { mode: reentry.mode as FlowReentryMode, days: reentry.mode === 'ONCE_PER_DAYS' ? reentry.days : null };
+  }
+
+  @FieldResolver(() => Boolean, { description: "Whether its message steps are transactional unless they say otherwise (the return.statusChanged trigger: about the customer's own order)." })
   transactional(@Root() flow: FlowRow): boolean {
     return isTransactionalTrigger(flow.definition.trigger.eventName);
   }

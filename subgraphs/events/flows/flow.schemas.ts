@@ -1,5 +1,5 @@
 import type { FieldError } from '../../../platform/errors.js';
-import { returnTriggerErrors } from './return-trigger.js';
+import { isTransactionalTrigger, returnTriggerErrors } from './return-trigger.js';
 import { SegmentCompiler, definitionJson, type PropertyCondition, type SegmentCondition, type SegmentDefinition } from '../segments/segment.rules.js';
 import { MessageChannel } from '../templates/template.type.js';
 import type { FlowInput, FlowStepInput } from './flow.input.js';
@@ -12,17 +12,30 @@ import type { FlowInput, FlowStepInput } from './flow.input.js';
 export type FlowStep =
   | { type: 'wait'; seconds: number }
   | { type: 'condition'; if: SegmentCondition; then: FlowStep[]; else: FlowStep[] }
-  | { type: 'send_email'; templateId: string }
-  | { type: 'send_sms'; templateId: string }
+  | { type: 'send_email'; templateId: string; /** Absent in versions written before kinds existed: marketing. */ kind?: MessageKind }
+  | { type: 'send_sms'; templateId: string; kind?: MessageKind }
   | { type: 'webhook'; url: string; /** Sealed (SecretBox). */ bearerToken: string | null };
 
 export type StepType = FlowStep['type'];
+
+/** A message step's kind (decisions section 21): marketing needs consent, transactional only no opt-out. */
+export type MessageKind = 'marketing' | 'transactional';
+
+/** How often a customer may enter a flow; absent in versions written before it existed: every event. */
+type FlowReentry = { mode: 'EVERY_EVENT' } | { mode: 'ONCE' } | { mode: 'ONCE_PER_DAYS'; days: number };
 
 export interface FlowDefinition {
   trigger: { eventName: string; where: PropertyCondition[] };
   audience: SegmentDefinition | null;
   steps: FlowStep[];
+  reentry?: FlowReentry;
 }
+
+/** The kind of a message step, marketing unless it says otherwise. */
+export const kindOf = (step: { kind?: MessageKind }): MessageKind => step.kind ?? 'marketing';
+
+/** The longest ONCE_PER_DAYS period. */
+const MAX_REENTRY_DAYS = 3650;
 
 /** Waits of up to 90 days (decisions section 16). */
 export const MAX_WAIT_SECONDS = 90 * 24 * 3600;
@@ -81,9 +94,13 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
       }
       if (step.sendEmail || step.sendSms) {
         const email = Boolean(step.sendEmail);
-        const { templateId } = (step.sendEmail ?? step.sendSms)!;
+        const { templateId, kind } = (step.sendEmail ?? step.sendSms)!;
         sends.push({ templateId, channel: email ? MessageChannel.EMAIL : MessageChannel.SMS, pointer: `${at}/${email ? 'sendEmail' : 'sendSms'}/templateId` });
-        return email ? { type: 'send_email', templateId } : { type: 'send_sms', templateId };
+        if (kind !== undefined && kind !== null && kind !== 'marketing' && kind !== 'transactional') errors.push({ pointer: `${at}/${email ? 'sendEmail' : 'sendSms'}/kind`, detail: 'must be marketing or transactional' });
+        // Stored only when given: a step without one is marketing (and versions written before kinds read the same),
+        // except under a return trigger, whose messages are about the customer's own order (decisions section 22).
+        const chosen = kind === 'transactional' || kind === 'marketing' ? { kind } : isTransactionalTrigger(eventName ?? '') ? { kind: 'transactional' as const } : {};
+        return email ? { type: 'send_email', templateId, ...chosen } : { type: 'send_sms', templateId, ...chosen };
       }
       const { url, bearerToken } = step.webhook!;
       urls.push({ url, pointer: `${at}/webhook/url` });
@@ -105,7 +122,18 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
     if (refusal) errors.push({ pointer, detail: refusal });
   }
   errors.push(...compiler.errors);
-  return { definition: { trigger: { eventName: (eventName ?? '').trim(), where }, audience, steps }, errors };
+  let reentry: FlowReentry | undefined;
+  if (input.reentry) {
+    const { mode, days } = input.reentry;
+    if (mode === 'ONCE_PER_DAYS') {
+      if (!Number.isInteger(days) || days! < 1 || days! > MAX_REENTRY_DAYS) errors.push({ pointer: '/input/reentry/days', detail: `must be a whole number of days from 1 to ${MAX_REENTRY_DAYS}` });
+      reentry = { mode, days: days! };
+    } else {
+      if (days !== undefined && days !== null) errors.push({ pointer: '/input/reentry/days', detail: 'only with mode ONCE_PER_DAYS' });
+      reentry = { mode };
+    }
+  }
+  return { definition: { trigger: { eventName: (eventName ?? '').trim(), where }, audience, steps, ...(reentry && reentry.mode !== 'EVERY_EVENT' ? { reentry } : {}) }, errors };
 }
 
 /** A path as tokens: step indexes and branch names. */
@@ -155,9 +183,9 @@ export function publicSteps(steps: FlowStep[]): unknown[] {
       case 'condition':
         return { condition: { if: step.if, then: publicSteps(step.then), else: publicSteps(step.else) } };
       case 'send_email':
-        return { sendEmail: { templateId: step.templateId } };
+        return { sendEmail: { templateId: step.templateId, ...(step.kind ? { kind: step.kind } : {}) } };
       case 'send_sms':
-        return { sendSms: { templateId: step.templateId } };
+        return { sendSms: { templateId: step.templateId, ...(step.kind ? { kind: step.kind } : {}) } };
       case 'webhook':
         return { webhook: { url: step.url, bearerToken: step.bearerToken ? '****' : null } };
     }

@@ -2,7 +2,8 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionType } from '../../../platform/graphql/connection.js';
 import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js';
 import { MessageChannel } from '../templates/template.type.js';
-import { FlowStatus } from './flow.input.js';
+import { ConsentKindEnum } from '../customers/consent.type.js';
+import { FlowReentryMode, FlowStatus } from './flow.input.js';
 
 export enum FlowRunStatus {
   RUNNING = 'RUNNING',
@@ -35,6 +36,15 @@ export class FlowTriggerType {
 
   @Field(() => GraphQLJSON, { description: 'The property conditions, as given.' })
   where!: unknown;
+}
+
+@ObjectType('FlowReentry')
+export class FlowReentryType {
+  @Field(() => FlowReentryMode)
+  mode!: FlowReentryMode;
+
+  @Field(() => Int, { nullable: true, description: 'ONCE_PER_DAYS: the period.' })
+  days!: number | null;
 }
 
 @ObjectType('Flow')
@@ -110,6 +120,9 @@ export class MessageType {
 
   @Field(() => MessageChannel)
   channel!: MessageChannel;
+
+  @Field(() => ConsentKindEnum, { description: 'marketing or transactional, as the step that sent it.' })
+  kind!: string;
 
   @Field(() => String)
   to!: string;

@@ -9,6 +9,8 @@ interface OutgoingMessage {
   to: string;
   subject: string | null;
   body: string;
+  /** Email headers (a marketing email's `List-Unsubscribe` and `List-Unsubscribe-Post`). */
+  headers?: Record<string, string>;
 }
 
 /** What a provider did: sent (or only recorded), or failed with the provider's own words (retried on a schedule). */
@@ -29,7 +31,7 @@ class SmtpProvider implements MessageProvider {
   constructor(private readonly sender: MailSender) {}
 
   async send(message: OutgoingMessage): Promise<SendResult> {
-    const sent = await this.sender.send({ to: message.to, subject: message.subject ?? '', body: message.body });
+    const sent = await this.sender.send({ to: message.to, subject: message.subject ?? '', body: message.body, ...(message.headers ? { headers: message.headers } : {}) });
     return sent.ok ? { ok: true, status: 'SENT' } : sent;
   }
 }

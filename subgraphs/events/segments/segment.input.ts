@@ -1,5 +1,6 @@
 import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js';
 import { Field, Float, InputType, Int, registerEnumType } from 'type-graphql';
+import { ConsentChannelEnum, ConsentKindEnum, ConsentStatusEnum } from '../customers/consent.type.js';
 
 export enum SegmentOperator {
   EQUALS = 'EQUALS',
@@ -63,6 +64,19 @@ export class ProfileConditionInput {
   value?: unknown;
 }
 
+@InputType('ConsentConditionInput', { description: 'Customers whose consent on the channel (marketing unless `kind` says otherwise) is one of `statuses`.' })
+export class ConsentConditionInput {
+  @Field(() => ConsentChannelEnum)
+  channel!: string;
+
+  @Field(() => ConsentKindEnum, { nullable: true, defaultValue: 'marketing' })
+  kind?: string;
+
+  @Field(() => [ConsentStatusEnum], { description: '`[subscribed, confirmed]`: those marketing may reach.' })
+  statuses!: string[];
+}
+
+
 @InputType('ReturnHistoryConditionInput', {
   description: "Made at least minCount returns (default 1) of the given statuses and reasons, created in the last withinLastDays days (default: ever); the customer's returns are those of orders with their email or phone.",
 })
@@ -88,13 +102,16 @@ export class ReturnRateConditionInput {
   greaterThan!: number;
 }
 
-@InputType('SegmentConditionInput', { description: 'Exactly one of event, profile, returns or returnRate.' })
+@InputType('SegmentConditionInput', { description: 'Exactly one of event, profile, consent, returns or returnRate.' })
 export class SegmentConditionInput {
   @Field(() => EventConditionInput, { nullable: true })
   event?: EventConditionInput;
 
   @Field(() => ProfileConditionInput, { nullable: true })
   profile?: ProfileConditionInput;
+
+  @Field(() => ConsentConditionInput, { nullable: true })
+  consent?: ConsentConditionInput;
 
   @Field(() => ReturnHistoryConditionInput, { nullable: true })
   returns?: ReturnHistoryConditionInput;

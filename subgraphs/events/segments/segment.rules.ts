@@ -1,3 +1,4 @@
+import { CONSENT_CHANNELS, CONSENT_KINDS, CONSENT_STATUSES } from '../customers/consent.rules.js';
 import { invalid, type FieldError } from '../../../platform/errors.js';
 import { Conditions } from '../../../platform/db/keyset.js';
 import { isoEpochSeconds } from '../../../platform/validation/index.js';
@@ -49,9 +50,17 @@ interface ReturnRateCondition {
   greaterThan: number;
 }
 
+/** Customers whose consent on a channel and kind is one of `statuses` (never_subscribed: nothing recorded). */
+interface ConsentCondition {
+  channel: string;
+  kind?: string | null;
+  statuses: string[];
+}
+
 export interface SegmentCondition {
   event?: EventCondition | null;
   profile?: ProfileCondition | null;
+  consent?: ConsentCondition | null;
   returns?: ReturnHistoryCondition | null;
   returnRate?: ReturnRateCondition | null;
 }
@@ -229,6 +238,18 @@ function eventPredicate(b: Builder, e: EventCondition, at: string): string {
   return `c.id not in (${counted} having count(*) > ${b.param(max, 'int')})`;
 }
 
+function consentPredicate(b: Builder, c: ConsentCondition, at: string): string {
+  const kind = c.kind ?? 'marketing';
+  let ok = true;
+  if (!(CONSENT_CHANNELS as readonly string[]).includes(c.channel)) ok = !b.fail(`${at}/channel`, `must be one of ${CONSENT_CHANNELS.join(', ')}`);
+  if (!(CONSENT_KINDS as readonly string[]).includes(kind)) ok = !b.fail(`${at}/kind`, `must be one of ${CONSENT_KINDS.join(', ')}`);
+  if (!Array.isArray(c.statuses) || !c.statuses.length || c.statuses.some((s) => !(CONSENT_STATUSES as readonly string[]).includes(s))) {
+    ok = !b.fail(`${at}/statuses`, `give one or more of ${CONSENT_STATUSES.join(', ')}`);
+  }
+  if (!ok) return 'false';
+  return `coalesce((select k.status from customer_consent k where k.customer_id = c.id and k.channel = ${b.param(c.channel, 'text')} and k.kind = ${b.param(kind, 'text')}), 'never_subscribed') = any(${b.param(c.statuses, 'text[]')})`;
+}
+
 /**
  * The customer's rows of `table` (customer_return, customer_order: kept from the returns
  * subgraph's events): those of orders with the customer's email (lower case) or phone, each
@@ -268,9 +289,10 @@ function returnRatePredicate(b: Builder, r: ReturnRateCondition, at: string): st
 }
 
 function conditionPredicate(b: Builder, condition: SegmentCondition, at: string): string {
-  const { event, profile, returns, returnRate } = condition;
-  if ((event ? 1 : 0) + (profile ? 1 : 0) + (returns ? 1 : 0) + (returnRate ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event, profile, returns or returnRate');
+  const { event, profile, consent, returns, returnRate } = condition;
+  if ((event ? 1 : 0) + (profile ? 1 : 0) + (consent ? 1 : 0) + (returns ? 1 : 0) + (returnRate ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event, profile, consent, returns or returnRate');
   if (event) return eventPredicate(b, event, `${at}/event`);
+  if (consent) return consentPredicate(b, consent, `${at}/consent`);
   if (returns) return returnsPredicate(b, returns, `${at}/returns`);
   if (returnRate) return returnRatePredicate(b, returnRate, `${at}/returnRate`);
   const accessor = profileAccessor(b, profile!.field, `${at}/profile`);

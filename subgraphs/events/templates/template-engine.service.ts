@@ -21,6 +21,8 @@ export interface TemplateScope {
   event: { name: string; timestamp: string; value: number | null; valueCurrency: string | null; uniqueId: string | null; data: Record<string, unknown>; extra: unknown };
   customer: { id: string; email: string | null; phoneNumber: string | null; firstName: string | null; lastName: string | null; location: Record<string, unknown> | null; customFields: Record<string, unknown> | null };
   store: { id: string; name: string };
+  /** A send's own unsubscribe link (`{{ unsubscribe.url }}`): the page that unsubscribes this customer from the channel's marketing. */
+  unsubscribe?: { url: string };
 }
 
 /** A render that went over a limit or failed at run time: the message says which. */
