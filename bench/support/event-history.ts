@@ -44,7 +44,7 @@ export async function loadEventHistory(databaseUrl: string, storeIds: readonly s
                 (array['Placed Order', 'Viewed Product', 'Started Checkout', 'Opened Email'])[1 + g % 4], t, (g % 200)::numeric, 'USD',
                 jsonb_build_object('sku', 'SKU-' || (g % 500), 'channel', (array['web', 'pos', 'app'])[1 + g % 3]), t, t
            from generate_series(1, $5::int) g,
-                lateral (select 1 + (g * 7919) % $6::int as c, $1::timestamptz + (($2::timestamptz - $1::timestamptz) * (g::float8 / ($5::int + 1))) as t) x`,
+                lateral (select 1 + (g::bigint * 7919) % $6::int as c, $1::timestamptz + (($2::timestamptz - $1::timestamptz) * (g::float8 / ($5::int + 1))) as t) x`,
         [lo, hi, m, storeIds, perMonth, customers],
       );
       // The range as a constraint first: attaching then skips the scan that would prove it.
