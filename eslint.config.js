@@ -21,7 +21,7 @@ export default tseslint.config(
     files: ['server/pages/dashboard.client.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', fetch: 'readonly', Chart: 'readonly' },
+      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', fetch: 'readonly', Chart: 'readonly', Blob: 'readonly', URL: 'readonly' },
     },
   },
   {

@@ -11,6 +11,9 @@ import { startProcess } from './support/processes.js';
  * `count(distinct ...)`) measured in the same run, alternating, on a durable PostgreSQL. Data are
  * seeded set-based (the rollup triggers run as they would for any insert), then vacuumed.
  *
+ * Then `returnStats` of a segment (every tenth of BENCH_ORDER_CUSTOMERS, 100,000, the orders' customers)
+ * and by ORDER_DATE, each against the straightforward SQL.
+ *
  * Knobs: BENCH_EVENTS (1,000,000), BENCH_RETURNS (500,000), BENCH_RUNS (20 of each, after 3
  * warm-up runs), BENCH_SESSION (events per shopping session, 4: a customer's events minutes apart).
  */
@@ -20,6 +23,8 @@ const RETURNS = Number(process.env.BENCH_RETURNS ?? 500_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SESSION = Number(process.env.BENCH_SESSION ?? 4);
 const CUSTOMERS = Math.max(1, Math.round(EVENTS / 20));
+/** The customers the orders belong to (by email), every tenth of them in the VIP segment (a custom field). */
+const ORDER_CUSTOMERS = Number(process.env.BENCH_ORDER_CUSTOMERS ?? 100_000);
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const ZONE = 'America/New_York';
 const DAY = 86_400_000;
@@ -81,14 +86,21 @@ async function main() {
          from generate_series(0, $5::int - 1) g`,
       [store, start, CUSTOMERS, SESSION, EVENTS],
     );
+    // The orders' customers the events do not know yet, and the VIP tier on every tenth.
+    await client.query(
+      `insert into events.customer (id, store_id, email, created_at, updated_at)
+       select 'cus_B' || lpad(g::text, 24, '0'), $1, 'c' || g || '@bench.example', now(), now() from generate_series($2::int + 1, $3::int) g`,
+      [store, CUSTOMERS, ORDER_CUSTOMERS],
+    );
+    await client.query(`update events.customer set custom_fields = '{"tier": "vip"}' where store_id = $1 and substring(email from 2 for position('@' in email) - 2)::int % 10 = 0`, [store]);
     const eventSeconds = (performance.now() - t0) / 1000;
     t0 = performance.now();
     await client.query(
-      `insert into returns."order" (id, store_id, provider, external_id, name, currency, created_at, updated_at)
+      `insert into returns."order" (id, store_id, provider, external_id, name, currency, created_at, updated_at, customer_email)
        select 'ord_B' || lpad(g::text, 24, '0'), $1, 'custom', 'B-' || g, '#' || g, case when g % 10 = 0 then 'EUR' else 'USD' end,
-              $2::timestamptz + (abs(hashint4(g)) % (120 * 86400)) * interval '1 second', now()
+              $2::timestamptz + (abs(hashint4(g)) % (120 * 86400)) * interval '1 second', now(), 'c' || (1 + abs(hashint4(g + 7)) % $4::int) || '@bench.example'
          from generate_series(1, $3::int) g`,
-      [store, start, 2 * RETURNS],
+      [store, start, 2 * RETURNS, ORDER_CUSTOMERS],
     );
     await client.query(
       `insert into returns.order_line_item (id, order_id, external_id, position, sku, title, quantity, price)
@@ -206,6 +218,57 @@ async function main() {
     const sqlReturns = sqlAnswer[0].rows.reduce((n: number, r: { returns: number }) => n + r.returns, 0);
     if (mine.returnStats.totals.returns !== sqlReturns) throw new Error(`returnStats and the SQL disagree: ${mine.returnStats.totals.returns} vs ${sqlReturns} returns`);
     const returnFigures = await alternate(returnService, returnBaseline);
+
+    // Decisions section 22: the VIP segment's returns (the segment evaluated by the events subgraph,
+    // its members' orders matched by email), and the whole store's by order date.
+    const VIP = { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'vip' } }] };
+    const statsQuery = `query($s: ID!, $w: TimeWindowInput!, $f: ReturnStatsFilterInput, $b: ReturnStatsBasis) { returnStats(storeId: $s, window: $w, filter: $f, basis: $b) {
+      totals { returns items returnRate refund { amount currency } storeCredit { amount currency } exchange { amount currency } }
+      series { start measures { returns items returnRate refund { amount currency } storeCredit { amount currency } exchange { amount currency } } } } }`;
+    type Stats = { returnStats: { totals: { returns: number; items: number } } };
+    const segmentService = () => graphql<Stats>(statsQuery, { s: store, w: WINDOW, f: { segment: VIP } });
+    const vipEmails = `(select lower(email) from events.customer where store_id = $1 and custom_fields ->> 'tier' = 'vip')`;
+    const segmentBaseline = () =>
+      Promise.all([
+        pool.query(
+          `select date_trunc('day', r.created_at at time zone $4) as day, r.currency, count(distinct r.id)::int as returns, coalesce(sum(i.quantity), 0)::int as items, ${money}
+             from returns.return r join returns."order" o on o.id = r.order_id left join returns.return_item i on i.return_id = r.id and i.status = 'active'
+            where r.store_id = $1 and r.created_at >= $2 and r.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1, 2`,
+          [store, from, until, ZONE],
+        ),
+        pool.query(
+          `select date_trunc('day', o.created_at at time zone $4) as day, sum(l.quantity)::int as units
+             from returns."order" o join returns.order_line_item l on l.order_id = o.id and l.removed_at is null
+            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1`,
+          [store, from, until, ZONE],
+        ),
+      ]);
+    const orderDateService = () => graphql<Stats>(statsQuery, { s: store, w: WINDOW, b: 'ORDER_DATE' });
+    const orderDateBaseline = () =>
+      Promise.all([
+        pool.query(
+          `select date_trunc('day', o.created_at at time zone $4) as day, r.currency, count(distinct r.id)::int as returns, coalesce(sum(i.quantity), 0)::int as items, ${money}
+             from returns."order" o join returns.return r on r.order_id = o.id left join returns.return_item i on i.return_id = r.id and i.status = 'active'
+            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 group by 1, 2`,
+          [store, from, until, ZONE],
+        ),
+        pool.query(
+          `select date_trunc('day', o.created_at at time zone $4) as day, sum(l.quantity)::int as units
+             from returns."order" o join returns.order_line_item l on l.order_id = o.id and l.removed_at is null
+            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 group by 1`,
+          [store, from, until, ZONE],
+        ),
+      ]);
+    const agree = async (name: string, service: () => Promise<Stats>, baseline: () => Promise<[pg.QueryResult, pg.QueryResult]>) => {
+      const [ours, sqlRows] = await Promise.all([service(), baseline()]);
+      const n = sqlRows[0].rows.reduce((sum: number, r: { returns: number }) => sum + r.returns, 0);
+      if (ours.returnStats.totals.returns !== n) throw new Error(`${name}: returnStats and the SQL disagree: ${ours.returnStats.totals.returns} vs ${n} returns`);
+      return ours.returnStats.totals.returns;
+    };
+    const segmentReturns = await agree('segment', segmentService, segmentBaseline);
+    const segmentFigures = await alternate(segmentService, segmentBaseline);
+    const orderDateReturns = await agree('order date', orderDateService, orderDateBaseline);
+    const orderDateFigures = await alternate(orderDateService, orderDateBaseline);
     await pool.end();
 
     const line = (name: string, [s, b]: [Figures, Figures], target: number) =>
@@ -214,6 +277,8 @@ async function main() {
     console.log(`\n${RUNS} runs of each, alternating; window ${WINDOW.from} .. ${WINDOW.until} by DAY in ${ZONE}; service = HTTP -> gateway -> subgraph (one process)\n`);
     console.log(line(`eventStats count + uniqueCustomers, ${ours.eventStats.series.length} days over ${EVENTS.toLocaleString()} events (${ours.eventStats.totals.count.toLocaleString()} in the window)`, eventFigures, 300));
     console.log(line(`returnStats by REASON, ${RETURNS.toLocaleString()} returns (${mine.returnStats.totals.returns.toLocaleString()} in the window)`, returnFigures, 150));
+    console.log(line(`returnStats of the VIP segment (${(ORDER_CUSTOMERS / 10).toLocaleString()} of ${ORDER_CUSTOMERS.toLocaleString()} customers), by day (${segmentReturns.toLocaleString()} returns)`, segmentFigures, 300));
+    console.log(line(`returnStats by ORDER_DATE, by day (${orderDateReturns.toLocaleString()} returns of the window's orders)`, orderDateFigures, 300));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import type { AccountsService } from './accounts/accounts.service.js';
 import type { Config, SubgraphName } from './config.js';
 import type { DbModule, Orm } from './db/orm.js';
@@ -37,6 +38,11 @@ export interface Contributions {
   privacy: readonly PrivacyParticipants[];
   /** Every reader of the outbox, of every module (whether this process runs it or not). */
   consumers: readonly OutboxConsumerDeclaration[];
+  /**
+   * The graphs this process serves, once built: a module that asks another subgraph through its
+   * graph (platform/graphql/peer-graphs.ts) runs the operation on it in-process when it is here.
+   */
+  graphs: Partial<Record<GraphName, GraphQLSchema>>;
 }
 
 /** What the runtime gives a module: its own pool (or the platform's), the queue, and the shared services. */

@@ -1,29 +1,15 @@
 import type { ApolloGateway } from '@apollo/gateway';
-import { Kind, parse, print, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { createHash } from 'node:crypto';
 import { apolloLogger } from '../gateway/gateway.js';
 import type { Logger } from '../platform/observability/logger.js';
-import { AppError, databaseUnavailable, internalError, isDatabaseUnavailable, isErrorType, type FieldError } from '../platform/errors.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../platform/errors.js';
+import { appErrorFromGraphQL } from '../platform/graphql/app-error.js';
 import type { GraphQLContext } from '../platform/graphql/context.js';
 import { graphqlOperations } from '../platform/observability/metrics.js';
-import { isProblemSlug } from '../platform/problems.js';
 
-/**
- * Turns the GraphQL error a subgraph raised back into the AppError it started
- * as, from the `type` and `problem` it carries in `extensions`. A GraphQL
- * input error without them (a variable the schema refused) is a 400.
- */
-export function appErrorFromGraphQL(error: GraphQLFormattedError | GraphQLError): AppError {
-  const ext = error.extensions ?? {};
-  if (isErrorType(ext.type) && typeof ext.problem === 'string' && isProblemSlug(ext.problem)) {
-    return new AppError(ext.type, ext.problem, error.message, {
-      errors: ext.errors as FieldError[] | undefined,
-      headers: ext.headers as Record<string, string> | undefined,
-    });
-  }
-  if (ext.code === 'BAD_USER_INPUT' || ext.code === 'GRAPHQL_VALIDATION_FAILED') return new AppError('invalid_data', 'validation-failed', error.message);
-  return internalError();
-}
+// Where subgraph errors become AppErrors again (shared with subgraphs that ask another one through its graph).
+export { appErrorFromGraphQL };
 
 /** An operation the facade runs: parsed and hashed once at module load, then sent as it is every time. */
 export interface Operation {

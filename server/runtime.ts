@@ -186,7 +186,7 @@ async function openRuntime(config: Config, logger: Logger, options: RuntimeOptio
       replicaReads.push(reads);
       return reads;
     };
-    const contributions: Contributions = { subjects: {}, privacy: [], consumers: OUTBOX_CONSUMERS };
+    const contributions: Contributions = { subjects: {}, privacy: [], consumers: OUTBOX_CONSUMERS, graphs: {} };
     const pools: Parameters<typeof registerRuntimeMetrics>[1] = { platform: { orm: platformOrm, max: platformPool } };
     const running: RunningModule[] = [];
     for (const definition of MODULES.filter((m) => runs(options.role, m, options.subgraph))) {
@@ -208,6 +208,7 @@ async function openRuntime(config: Config, logger: Logger, options: RuntimeOptio
 
     const schemas: Partial<Record<GraphName, GraphQLSchema>> = {};
     for (const graph of graphsOf(options)) schemas[graph] = (await buildGraph(graph, running)).schema;
+    Object.assign(contributions.graphs, schemas);
     if (runsWorkers) {
       for (const { definition, services } of running) {
         const stop = await definition.workers?.(services);

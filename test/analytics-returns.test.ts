@@ -15,7 +15,7 @@ import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.
  */
 
 const MEASURES = 'returns items refund { amount currency } storeCredit { amount currency } exchange { amount currency } returnRate';
-const RETURN_STATS = `query($s: ID!, $w: TimeWindowInput!, $by: ReturnDimension, $f: ReturnFilterInput) {
+const RETURN_STATS = `query($s: ID!, $w: TimeWindowInput!, $by: ReturnDimension, $f: ReturnStatsFilterInput) {
   returnStats(storeId: $s, window: $w, by: $by, filter: $f) { totals { ${MEASURES} } series { start measures { ${MEASURES} } } groups { key measures { ${MEASURES} } } }
 }`;
 

@@ -34,7 +34,8 @@ describe('customer export', () => {
     const doc = res.body as Exported;
     expect(doc.identifiers).toEqual({ customerId: ann.seeded.annId, email: ANN.email, phoneNumber: ANN.phoneNumber });
     expect(doc.customer?.id).toBe(ann.seeded.annId);
-    expect(doc).toMatchObject({ events: [{}, {}], mentions: [{}], flowRuns: [{ steps: [{}, {}] }], orders: [{ id: ann.seeded.orderId }], returns: [{ id: ann.seeded.returnId }] });
+    // Her two events and her return's two status changes.
+    expect(doc).toMatchObject({ events: [{}, {}, {}, {}], mentions: [{}], flowRuns: [{ steps: [{}, {}] }], orders: [{ id: ann.seeded.orderId }], returns: [{ id: ann.seeded.returnId }] });
     expect(doc.messages.map((m) => m.to).sort()).toEqual([ANN.email, ANN.phoneNumber].sort());
 
     const ids = new Set([doc.customer!.id, ...[doc.events, doc.mentions, doc.flowRuns, doc.messages, doc.orders, doc.returns].flat().map((r) => r.id)]);
@@ -49,7 +50,10 @@ describe('customer export', () => {
         case 'returns.return_item':
         case 'returns.return_comment':
         case 'returns.return_timeline':
+        case 'events.customer_return': // the segments' copy of her returns and orders, exported as those
           return row.return_id;
+        case 'events.customer_order':
+          return row.order_id;
         case 'webhooks.message':
         case 'webhooks.attempt':
         case 'platform.outbox_event':
@@ -78,7 +82,7 @@ describe('customer export', () => {
       customerId: ann.seeded.annId,
       email: ANN.email,
       customer: { id: ann.seeded.annId, firstName: 'Ann' },
-      events: { totalCount: 2 },
+      events: { totalCount: 4 },
       mentions: { totalCount: 1 },
       flowRuns: { totalCount: 1 },
       messages: { totalCount: 2 },

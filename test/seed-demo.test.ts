@@ -34,7 +34,9 @@ async function snapshot(app: TestApp, storeId: string) {
     stockedLocations: await count('select count(distinct location_id)::int as n from inventory.inventory_level where store_id = $1 and quantity > 0'),
     units: await count('select coalesce(sum(quantity), 0)::int as n from inventory.inventory_level where store_id = $1'),
     customers: await count('select count(*)::int as n from events.customer where store_id = $1'),
-    events: await count('select count(*)::int as n from events.custom_event where store_id = $1'),
+    flows: await count('select count(*)::int as n from events.flow where store_id = $1'),
+    // The seeded events; the returns' status changes are events of their customers too (return.statusChanged), counted apart.
+    events: await count("select count(*)::int as n from events.custom_event where store_id = $1 and event_name <> 'return.statusChanged'"),
   };
 }
 
@@ -63,6 +65,8 @@ describe('admin seed-demo', () => {
     expect(state.stockedLocations).toBeGreaterThanOrEqual(2);
     expect(state.events).toBe(40);
     expect(state.customers).toBeGreaterThanOrEqual(8);
+    // A thank-you after orders and an email when a return is rejected (made once: found by name again).
+    expect(state.flows).toBe(2);
     expect(lines).toContain('returns 10/10');
     // The store's own approval setting is left as it was.
     const settings = await app.graphql<{ storeSettings: { requireReturnApproval: boolean } }>('query($s: ID!) { storeSettings(storeId: $s) { requireReturnApproval } }', { s: account.storeId });
@@ -105,15 +109,18 @@ describe('admin seed-demo', () => {
     await settled(app);
     const span = async () =>
       (
-        await query<{ orders: number; returns: number; events: number; first: Date; last: Date; early: number; days: number }>(
+        // The seeded events (the returns' status changes are events too, made when the returns were: not the seed's).
+        await query<{ orders: number; returns: number; events: number; first: Date; last: Date; early: number; days: number; lastDay: number }>(
           app.databaseUrl,
-          `select (select count(*) from returns."order" where store_id = $1)::int as orders,
+          `with seeded as (select * from events.custom_event where store_id = $1 and event_name <> 'return.statusChanged')
+           select (select count(*) from returns."order" where store_id = $1)::int as orders,
                   (select count(*) from returns.return where store_id = $1)::int as returns,
-                  (select count(*) from events.custom_event where store_id = $1)::int as events,
-                  least((select min(created_at) from returns."order" where store_id = $1), (select min(event_timestamp) from events.custom_event where store_id = $1)) as first,
-                  greatest((select max(created_at) from returns.return where store_id = $1), (select max(event_timestamp) from events.custom_event where store_id = $1)) as last,
+                  (select count(*) from seeded)::int as events,
+                  least((select min(created_at) from returns."order" where store_id = $1), (select min(event_timestamp) from seeded)) as first,
+                  greatest((select max(created_at) from returns.return where store_id = $1), (select max(event_timestamp) from seeded)) as last,
                   (select count(*) from returns.return r join returns."order" o on o.id = r.order_id where r.store_id = $1 and r.created_at < o.created_at)::int as early,
-                  (select count(distinct date_trunc('day', event_timestamp)) from events.custom_event where store_id = $1)::int as days`,
+                  (select count(distinct date_trunc('day', event_timestamp)) from seeded)::int as days,
+                  (select count(*) from returns.return where store_id = $1 and created_at >= '2026-10-31T00:00:00Z')::int as "lastDay"`,
           [store.storeId],
         )
       )[0]!;
@@ -123,6 +130,8 @@ describe('admin seed-demo', () => {
     expect(first.first.getTime()).toBeGreaterThanOrEqual(Date.parse('2026-09-02T00:00:00Z'));
     expect(first.last.getTime()).toBeLessThan(Date.parse('2026-11-01T00:00:00Z'));
     expect(first.days).toBeGreaterThan(40);
+    // Returns fall as they would: none piled on the last day (returns of recent orders are still to come).
+    expect(first.lastDay).toBeLessThanOrEqual(2);
     expect(await seedDemoCommand(args, io)).toBe(0);
     await settled(app);
     expect(await span()).toEqual(first);

@@ -193,3 +193,45 @@ export function splitBySlots(edges: readonly number[], slotMs: number): { slots:
 }
 
 export const ROLLUP_SLOT_MS = HOUR_MS;
+
+/** The instant `t` moved by `months` and `days` on the wall clock of `zone` (a day past a month's end is its last; a skipped wall time moves to the jump). */
+function shiftWall(t: number, zone: string, months: number, days: number): number {
+  const w = wallAt(t, zone);
+  const index = w.year * 12 + (w.month - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = index - year * 12 + 1;
+  const date = addDays({ ...w, year, month, day: Math.min(w.day, daysInMonth(year, month)) }, days);
+  return firstInstantAtOrAfter(wallMs({ ...date, hour: w.hour, minute: w.minute, second: w.second }), zone);
+}
+
+function daysInMonth(year: number, month: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, 0);
+  return d.getUTCDate();
+}
+
+const isMidnight = (t: number, zone: string) => {
+  const w = wallAt(t, zone);
+  return t % 1000 === 0 && w.hour === 0 && w.minute === 0 && w.second === 0;
+};
+
+/**
+ * The period just before a window, of the same length on the calendar of its zone: a window of
+ * whole local months (both ends on a 1st's midnight) is preceded by as many months, one of whole
+ * local days by as many days (a day of 23 or 25 hours counts as a day), any other by the same
+ * duration. [previousFrom, from) is what `compareTo: PREVIOUS_PERIOD` answers for.
+ */
+export function previousPeriod(window: Pick<Window, 'from' | 'until' | 'timeZone'>): { from: number; until: number } {
+  const { from, until, timeZone: zone } = window;
+  if (isMidnight(from, zone) && isMidnight(until, zone)) {
+    const a = wallAt(from, zone);
+    const b = wallAt(until, zone);
+    if (a.day === 1 && b.day === 1) {
+      const months = b.year * 12 + b.month - (a.year * 12 + a.month);
+      return { from: shiftWall(from, zone, -months, 0), until: from };
+    }
+    const days = Math.round((wallMs(b) - wallMs(a)) / DAY_MS);
+    return { from: shiftWall(from, zone, 0, -days), until: from };
+  }
+  return { from: from - (until - from), until: from };
+}

@@ -108,7 +108,7 @@ export interface PrivacyParticipants {
  * then returns), then the copies (accepted events not yet processed, jobs, the outbox, webhook
  * messages). Each module declares its participants; this list places them.
  */
-const ERASURE_ORDER = ['events', 'storefront', 'returns', 'inbox', 'queue', 'outbox', 'webhooks'] as const;
+const ERASURE_ORDER = ['events', 'storefront', 'returns', 'customer-returns', 'inbox', 'queue', 'outbox', 'webhooks'] as const;
 
 /** Participants sorted into erasure order; a part missing from ERASURE_ORDER is a mistake, not a guess. */
 export function inErasureOrder(participants: readonly PrivacyParticipants[]): PrivacyParticipants[] {

@@ -375,6 +375,11 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
   }
   phase.done();
 
+  // Two flows, made before the orders, returns and events so those start runs and record messages
+  // (sent when SMTP is configured): a thank-you after an order, and an email when a return is
+  // rejected. Found again by name on a second run.
+  await seedFlows(api, storeId);
+
   // Customers and orders (upserted by external id: a second run rewrites the same orders).
   const end = options.end ?? new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
   const orderShape = new Shape(end, counts.days, [1.25, 0.95, 0.9, 0.9, 0.95, 1.05, 1.2]);
@@ -424,7 +429,17 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
 
   // Returns: the first ten in every status, the rest as a store's returns look (most of the older
   // ones complete, the recent ones on their way); each found again by its order, else created; then
-  // moved along to its status, and dated a few days to three weeks after its order.
+  // moved along to its status, and dated a few days to three weeks after its order. Only orders
+  // whose return would fall before --end are returned, as in a real store, where the last weeks'
+  // orders are still coming back: none is moved to the last day (which drew a spike and a return
+  // rate far above one at the right edge of every chart).
+  // A store with few orders for its returns (a small seed) takes the later orders too, each return
+  // dated between its order and --end, spread, never piled on the last day.
+  const latest = end.getTime() - 60_000;
+  const usual = (j: number) => orders[j]!.createdAt.getTime() + (3 + unit(j, 3) * 18) * DAY_MS;
+  const returnable = orders.map((_, j) => j).filter((j) => usual(j) < latest);
+  const chosen = [...returnable, ...orders.map((_, j) => j).filter((j) => usual(j) >= latest)];
+  const returnedAt = (j: number) => (usual(j) < latest ? usual(j) : orders[j]!.createdAt.getTime() + unit(j, 3) * Math.max(latest - orders[j]!.createdAt.getTime(), 0));
   const returnCount = Math.min(counts.returns, counts.orders);
   phase = progress.phase('returns', returnCount);
   const byOrder = new Map<string, RestReturn>();
@@ -438,8 +453,8 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
     approval = value;
   };
   const makeReturn = async (i: number) => {
-    const order = orders[i]!;
-    const createdAt = new Date(Math.max(order.createdAt.getTime(), Math.min(order.createdAt.getTime() + (3 + unit(i, 3) * 18) * DAY_MS, end.getTime() - 60_000)));
+    const order = orders[chosen[i]!]!;
+    const createdAt = new Date(returnedAt(chosen[i]!));
     const target = i < RETURN_PLAN.length ? RETURN_PLAN[i]! : statusByAge(end.getTime() - createdAt.getTime(), unit(i, 4));
     let ret = byOrder.get(order.name);
     if (!ret) {
@@ -574,4 +589,27 @@ function stepsDone(current: string, target: (typeof RETURN_PLAN)[number]): numbe
   if (reached >= 0) return reached + 1;
   // pre_shipment is before every step (approval moves it to open).
   return ORDER_OF_STATUS.indexOf(current) <= 1 ? 0 : steps.length;
+}
+
+/** The demo's templates and flows, each made once (found by name). */
+async function seedFlows(api: { graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> }, storeId: string): Promise<void> {
+  const { flows } = await api.graphql<{ flows: { edges: { node: { name: string } }[] } }>('query($s: ID!) { flows(storeId: $s, first: 100) { edges { node { name } } } }', { s: storeId });
+  const existing = new Set(flows.edges.map((e) => e.node.name));
+  const template = async (input: Record<string, unknown>) =>
+    (await api.graphql<{ createTemplate: { id: string } }>('mutation($s: ID!, $i: CreateTemplateInput!) { createTemplate(storeId: $s, input: $i) { id } }', { s: storeId, i: input })).createTemplate.id;
+  const flow = async (input: Record<string, unknown>) => {
+    await api.graphql('mutation($s: ID!, $i: FlowInput!) { createFlow(storeId: $s, input: $i) { id } }', { s: storeId, i: input });
+  };
+  if (!existing.has('Thank you for your order')) {
+    const thanks = await template({ name: 'Thank you', channel: 'EMAIL', subject: 'Thank you, {{ customer.firstName }}', body: 'Your {{ event.data.product }} is on its way.' });
+    await flow({ name: 'Thank you for your order', trigger: { eventName: 'Placed Order' }, steps: [{ wait: { seconds: 60 } }, { sendEmail: { templateId: thanks, kind: 'transactional' } }] });
+  }
+  if (!existing.has('Return rejected')) {
+    const rejected = await template({ name: 'Return rejected', channel: 'EMAIL', subject: 'About your return for {{ event.data.orderName }}', body: 'Hi {{ customer.firstName }}, we could not accept your return ({{ event.data.reason }}). Reply to this email and we will help.' });
+    await flow({
+      name: 'Return rejected',
+      trigger: { eventName: 'return.statusChanged', where: [{ key: 'status', operator: 'EQUALS', value: 'rejected' }] },
+      steps: [{ sendEmail: { templateId: rejected } }],
+    });
+  }
 }

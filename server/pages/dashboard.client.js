@@ -7,7 +7,7 @@
   const charts = new Map();
   // What the browser tests read: how many times the panels were drawn, the window of the last drawing,
   // and each series' length.
-  const state = { refreshes: 0, window: null, buckets: {} };
+  const state = { refreshes: 0, window: null, buckets: {}, csv: {} };
   window.dashboard = state;
   const COLORS = ['#0969da', '#1f883d', '#bf8700', '#cf222e', '#8250df', '#1b7c83', '#bc4c00', '#6e7781', '#e85aad', '#4d2d00'];
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -61,7 +61,26 @@
     charts.get(el.id)?.destroy();
     const options = { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } }, ...config.options };
     charts.set(el.id, new Chart(el.querySelector('canvas'), { ...config, options }));
+    state.csv[el.id] = csvOf(config.data);
   }
+
+  // Every chart's numbers as CSV (RFC 4180): a row per label, a column per dataset, as drawn.
+  const csvCell = (v) => {
+    const text = v === null || v === undefined ? '' : String(v);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  function csvOf(data) {
+    const rows = [['label', ...data.datasets.map((d) => d.label)], ...data.labels.map((label, i) => [label, ...data.datasets.map((d) => d.data[i])])];
+    return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  }
+  document.addEventListener('click', (e) => {
+    const link = e.target.closest && e.target.closest('a.csv');
+    if (!link) return;
+    const csv = state.csv[link.closest('.panel').id];
+    if (!csv) return e.preventDefault();
+    // A blob of the chart drawn now, named after the panel (the link's download attribute).
+    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  });
 
   /**
    * Runs a panel's operation, shows it beside the chart, and draws the answer (or says what went
@@ -103,11 +122,17 @@
   });
 
   async function returnsPanels(storeId, w) {
+    // The rate as return reports compute it (by order date) beside the rate by return date, and the period before.
     const overall = `query ReturnTotals {
-  returnStats(storeId: ${str(storeId)}, window: ${windowLiteral(w)}, by: STATUS) {
+  returnStats(storeId: ${str(storeId)}, window: ${windowLiteral(w)}, by: STATUS, compareTo: PREVIOUS_PERIOD) {
     totals { returns items returnRate refund { amount currency } storeCredit { amount currency } exchange { amount currency } }
     series { start measures { returns items returnRate } }
     groups { key measures { returns } }
+    previous { from totals { returns returnRate } series { start measures { returnRate } } }
+  }
+  byOrderDate: returnStats(storeId: ${str(storeId)}, window: ${windowLiteral(w)}, basis: ORDER_DATE) {
+    totals { returnRate }
+    series { start measures { returnRate } }
   }
 }`;
     let statuses = [];
@@ -115,15 +140,27 @@
       const s = data.returnStats;
       statuses = s.groups.map((g) => g.key);
       state.buckets.returns = s.series.length;
+      const byOrder = data.byOrderDate;
+      const rate = (series) => series.map((b) => (b.measures.returnRate === null ? null : b.measures.returnRate * 100));
       kpis(el, [
         ['Returns', s.totals.returns],
         ['Units', s.totals.items],
         ['Return rate', pct(s.totals.returnRate)],
+        ['By order date', pct(byOrder.totals.returnRate)],
+        ['Previous period', `${s.previous.totals.returns} · ${pct(s.previous.totals.returnRate)}`],
         ['Refunds', money(s.totals.refund)],
         ['Store credit', money(s.totals.storeCredit)],
         ['Exchanges', money(s.totals.exchange)],
       ]);
-      chart(el, lines(labelsOf(s.series, w), [{ label: 'return rate (%)', data: s.series.map((b) => (b.measures.returnRate === null ? null : b.measures.returnRate * 100)), spanGaps: true }]));
+      // The previous period drawn bucket by bucket under this one's labels (its own buckets, as long on the calendar).
+      chart(
+        el,
+        lines(labelsOf(s.series, w), [
+          { label: 'return rate (%)', data: rate(s.series), spanGaps: true },
+          { label: 'by order date (%)', data: rate(byOrder.series), spanGaps: true },
+          { label: 'previous period (%)', data: rate(s.previous.series).slice(0, s.series.length), spanGaps: true, borderDash: [4, 4] },
+        ]),
+      );
     });
     const perStatus = `query ReturnsByStatus {
 ${(statuses.length ? statuses : ['open'])

@@ -32,7 +32,7 @@ export function dashboardPage(): string {
   const panels = PANELS.map(
     ([id, title]) => `<section class="panel" id="${id}" data-state="idle"><header><h2>${title}</h2><span class="status"></span></header>
 <div class="kpis"></div><div class="chart"><canvas></canvas></div><div class="table"></div>
-<details><summary>GraphQL</summary><pre class="query"></pre><a class="explore" target="_blank" rel="noopener">Open in the explorer</a></details></section>`,
+<details><summary>GraphQL</summary><pre class="query"></pre><a class="explore" target="_blank" rel="noopener">Open in the explorer</a> · <a class="csv" href="#" download="${id}.csv">Download the chart as CSV</a></details></section>`,
   ).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

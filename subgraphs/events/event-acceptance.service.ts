@@ -4,7 +4,8 @@ import { rateLimited, type RateLimitDecision } from '../../platform/api/rate-lim
 import type { ModuleDeps } from '../../platform/module.js';
 import { EventIngestion, EVENTS_RATE_POLICY, EVENTS_RATE_WINDOW_SECONDS } from './event-ingestion.service.js';
 import type { EventInbox } from './event-inbox.service.js';
-import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent } from './custom-event.schemas.js';
+import { validateBulkEnvelope, validateEvent, type BulkEventsResult, type ValidEvent, type Validation } from './custom-event.schemas.js';
+import { RETURN_STATUS_CHANGED } from './flows/return-trigger.js';
 import { type CustomerSuppressions } from './customers/customer-suppression.service.js';
 
 export interface RateLimitStatus {
@@ -26,6 +27,14 @@ export interface BacklogGuard {
 
 const status = (decision: RateLimitDecision): RateLimitStatus => ({ limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds });
 
+/** Names the service's own events carry (a return's status change, made from the returns' outbox) are not a client's to send. */
+function clientEvent(result: Validation<ValidEvent>, at = ''): Validation<ValidEvent> {
+  if (result.ok && result.value.eventName === RETURN_STATUS_CHANGED) {
+    return { ok: false, errors: [{ pointer: `${at}/eventName`, detail: `${RETURN_STATUS_CHANGED} is sent by the service itself when a return's status changes` }] };
+  }
+  return result;
+}
+
 /** An event naming a customer erased with REFUSE. */
 const customerErased = (pointer: string) =>
   new AppError('conflict', 'customer-erased', 'The customer was erased; the store refuses events about them.', { errors: [{ pointer, detail: 'names an erased customer' }] });
@@ -46,7 +55,7 @@ export class EventAcceptance {
   ) {}
 
   async one(storeId: string, body: unknown): Promise<RateLimitStatus> {
-    const result = validateEvent(body);
+    const result = clientEvent(validateEvent(body));
     if (!result.ok) throw invalid('validation-failed', 'The event is invalid.', result.errors);
     const [refused] = (await this.suppressions?.refused(storeId, [result.value.customer])) ?? [];
     if (refused) throw customerErased('/customer');
@@ -56,7 +65,7 @@ export class EventAcceptance {
   async bulk(storeId: string, body: unknown): Promise<BulkAcceptance> {
     const envelope = validateBulkEnvelope(body);
     if (!envelope.ok) throw invalid('validation-failed', 'The bulk request is invalid.', envelope.errors);
-    const validated = envelope.value.map((event, index) => validateEvent(event, `/events/${index}`));
+    const validated = envelope.value.map((event, index) => clientEvent(validateEvent(event, `/events/${index}`), `/events/${index}`));
     const refused = (await this.suppressions?.refused(storeId, validated.flatMap((c) => (c.ok ? [c.value.customer] : [])))) ?? [];
     let next = 0;
     const checked = validated.map((c, index) => (c.ok && refused[next++] ? { ok: false as const, erased: customerErased(`/events/${index}/customer`) } : c));

@@ -50,6 +50,11 @@ import { checkCallbackUrl, generateSigningSecret } from '../../platform/outbound
 import { CustomerSuppressions } from './customers/customer-suppression.service.js';
 import { Migration20261215000300_privacy } from './migrations/Migration20261215000300_privacy.js';
 import { EventsPrivacy } from './customers/customer.privacy.js';
+import { Migration20270110000700_customer_returns } from './migrations/Migration20270110000700_customer_returns.js';
+import { createCustomerReturnsQueue, CUSTOMER_RETURNS_CONSUMER, startCustomerReturnsConsumer } from './segments/customer-returns.consumer.js';
+import { customerReturnsPrivacy } from './segments/customer-returns.privacy.js';
+import { CustomerTimelineResolver } from './timeline/timeline.resolver.js';
+import { TimelineReads } from './timeline/timeline.view.js';
 import { deadLetterQueue, RETRIES } from '../../platform/jobs/queue.js';
 import { queueErasure } from '../../platform/privacy/queue.privacy.js';
 import { CUSTOM_EVENTS_QUEUE } from './event-ingestion.service.js';
@@ -111,12 +116,13 @@ const RESOLVERS = [
   ConsentExportResolver,
   ConsentChangeResolver,
   MessagingSettingsResolver,
+  CustomerTimelineResolver,
 ] as const;
 
 export const eventsSubgraph = defineModule({
   name: 'events',
   publishes: CUSTOM_EVENT_EVENTS,
-  consumes: [FLOW_TRIGGERS_CONSUMER],
+  consumes: [FLOW_TRIGGERS_CONSUMER, CUSTOMER_RETURNS_CONSUMER],
   // The facade accepts custom events itself (the acceptance path, no GraphQL hop).
   servesFacade: true,
   db: {
@@ -134,6 +140,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261231000300_event_stat_days', class: Migration20261231000300_event_stat_days },
       { name: 'Migration20261231000500_consent', class: Migration20261231000500_consent },
       { name: 'Migration20261231000600_merged_identifiers', class: Migration20261231000600_merged_identifiers },
+      { name: 'Migration20270110000700_customer_returns', class: Migration20270110000700_customer_returns },
     ],
   },
   async queues(boss) {
@@ -141,6 +148,7 @@ export const eventsSubgraph = defineModule({
     await createPartitionQueue(boss);
     await createEventStatDaysQueue(boss);
     await createFlowQueues(boss);
+    await createCustomerReturnsQueue(boss);
   },
   services,
   graph: {
@@ -164,6 +172,7 @@ export const eventsSubgraph = defineModule({
       new ConsentExportResolver({ consent }),
       new ConsentChangeResolver(),
       new MessagingSettingsResolver({ settings, consent, accounts: deps.accounts, publicUrl: deps.config.publicUrl }),
+      new CustomerTimelineResolver({ timeline: new TimelineReads(deps.orm, events) }),
     ],
     references: ({ customers, events }) => ({ ...customerReferences(customers), ...customEventReferences(events) }),
   },
@@ -173,7 +182,9 @@ export const eventsSubgraph = defineModule({
     await startPartitionMaintenance(deps.orm, deps.boss, deps.logger);
     await startEventStatDaysWorker(deps.orm, deps.boss, deps.logger);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
+    const stopCustomerReturns = await startCustomerReturnsConsumer(deps.orm, deps.boss, deps.logger, inbox);
     return async () => {
+      await stopCustomerReturns();
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.
       await stopCustomEventWorkers(deps.boss);
       await stopFlows();
@@ -182,6 +193,7 @@ export const eventsSubgraph = defineModule({
   privacy: ({ deps, suppressions }) => [
     new EventsPrivacy(deps.orm, suppressions).participants(),
     storefrontPrivacy(deps.orm),
+    customerReturnsPrivacy(deps.orm),
     // Accepted events wait in the inbox until processed, and dead letters keep them: their copies of the person go too.
     { erasure: inboxErasure(deps.orm) },
     { erasure: queueErasure(deps.orm, [CUSTOM_EVENTS_QUEUE, deadLetterQueue(CUSTOM_EVENTS_QUEUE)]) },

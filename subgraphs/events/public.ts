@@ -14,3 +14,5 @@ export { StorefrontEventSchema } from './storefront-event.schemas.js';
 export { CustomerQuerySchema, CustomerUpsertSchema } from './customers/customer.schemas.js';
 export { CustomerUpsertResultSchema, RestCustomerSchema } from './customers/customer.json.js';
 export { ConsentChangeDocumentSchema, ConsentDocumentSchema } from './customers/consent.json.js';
+// The segment definition input, for the subgraphs that take one and ask this one for its members (returnStats).
+export { SegmentDefinitionInput } from './segments/segment.input.js';

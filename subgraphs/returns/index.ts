@@ -1,3 +1,4 @@
+import { PeerGraph } from '../../platform/graphql/peer-graphs.js';
 import { defineModule, type ModuleDeps } from '../../platform/module.js';
 import { Migration20261122000100_returns } from './migrations/Migration20261122000100_returns.js';
 import { Migration20261122001000_returns_domain } from './migrations/Migration20261122001000_returns_domain.js';
@@ -83,7 +84,9 @@ function services(deps: ModuleDeps) {
   const tagReads = new ReturnTagReads(deps.orm);
   const tags = new ReturnTagService(deps.orm, tagReads, new ReturnViews(reads), events);
   const imports = new ReturnImport(deps.orm, settings, tags, events);
-  return { deps, reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts, fulfillmentReads, fulfillments, orderEvents, tagReads, tags, imports };
+  // The events subgraph's graph: segments are evaluated there (returnStats' segment filter).
+  const eventsGraph = new PeerGraph('events', () => deps.contributions.graphs.events, deps.config.subgraphUrls.events, deps.config.requestTimeoutMs);
+  return { deps, reads, orderReads, creation, changes, orders, settings, accounts: deps.accounts, fulfillmentReads, fulfillments, orderEvents, tagReads, tags, imports, events: eventsGraph };
 }
 
 export const returnsSubgraph = defineModule({
@@ -129,7 +132,7 @@ export const returnsSubgraph = defineModule({
       new StoreSettingsResolver(s),
       new CustomerReturnsResolver(s),
       new CustomerExportResolver(s),
-      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.heavyReads) }),
+      new ReturnStatsResolver({ accounts: s.accounts, stats: new ReturnStatsReads(s.deps.heavyReads), events: s.events }),
       new FulfillmentResolver(s),
       new OrderFulfillmentResolver(s),
       new OrderItemFulfillmentResolver(s),

@@ -37,9 +37,35 @@ export interface OrderedRow {
   units: number;
 }
 
-/** Filters on what the rollup does not keep (a return's update time, its order's name) are read from the rows alone. */
-function needsRows(filter: ReturnFilter): boolean {
-  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null));
+/** Whose returns and orders a read counts: every customer's, or those whose orders carry one of these emails (lower case) or phone numbers. */
+export interface Customers {
+  emails: readonly string[];
+  phoneNumbers: readonly string[];
+}
+
+/** How a read places returns in buckets, and whose it counts. */
+export interface StatScope {
+  /** CREATED: by the return's creation time; ORDER_DATE: by its order's. */
+  basis: 'CREATED' | 'ORDER_DATE';
+  customers?: Customers;
+}
+
+/**
+ * Filters on what the rollup does not keep (a return's update time, its order's name, its tags, its customer)
+ * and the order-date basis are read from the rows alone.
+ */
+function needsRows(filter: ReturnFilter, scope: StatScope): boolean {
+  return Boolean(
+    filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null) || filter.email || scope.customers || scope.basis === 'ORDER_DATE',
+  );
+}
+
+/** The order `o` belongs to one of `customers` (the indexes on the order's lower(email) and phone serve it). */
+function ofCustomers(c: Conditions, customers: Customers | undefined, email: string | null | undefined): string {
+  const clauses: string[] = [];
+  if (customers) clauses.push(`(lower(o.customer_email) = any(${c.p(customers.emails, 'text[]')}) or o.customer_phone = any(${c.p(customers.phoneNumbers, 'text[]')}))`);
+  if (email) clauses.push(`lower(o.customer_email) = ${c.p(email.toLowerCase())}`);
+  return clauses.map((clause) => ` and ${clause}`).join('');
 }
 
 const instantMs = (value: string | null | undefined) => {
@@ -51,14 +77,24 @@ const instant = (value: string | null | undefined) => (value ? timeBoundInstant(
 export class ReturnStatsReads {
   constructor(private readonly reads: HeavyReads) {}
 
-  /** Sums per bucket (or over the window: `perBucket` false), key and currency; `top` keeps the largest keys by returns. */
-  async returns(storeId: string, window: Window, shape: StatShape, filter: ReturnFilter, options: { perBucket: boolean; top?: number }): Promise<StatRow[]> {
+  /**
+   * Sums per bucket (or over the window: `perBucket` false), key and currency; `top` keeps the largest keys by returns.
+   * On the ORDER_DATE basis the window is over the orders' creation times, and a return's createdAt filters are
+   * conditions on the return.
+   */
+  async returns(storeId: string, window: Window, shape: StatShape, filter: ReturnFilter, scope: StatScope, options: { perBucket: boolean; top?: number }): Promise<StatRow[]> {
     const c = new Conditions();
     const store = c.p(storeId);
     const dim = c.p(shape.dim);
     const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
-    const rawOnly = needsRows(filter);
-    const { slots, raw } = readRanges(window, { perBucket: options.perBucket, rawOnly, lo: instantMs(filter.createdAtMin), hi: instantMs(filter.createdAtMax) });
+    const rawOnly = needsRows(filter, scope);
+    const byOrder = scope.basis === 'ORDER_DATE';
+    const { slots, raw } = readRanges(window, {
+      perBucket: options.perBucket,
+      rawOnly,
+      lo: byOrder ? undefined : instantMs(filter.createdAtMin),
+      hi: byOrder ? undefined : instantMs(filter.createdAtMax),
+    });
     const onReturn = (alias: string) => {
       const f = new Conditions(c.params);
       f.when(filter.status, (v) => `${alias}.status = ${v}`).when(filter.type, (v) => `${alias}.type = ${v}`);
@@ -72,15 +108,27 @@ export class ReturnStatsReads {
     }
     if (raw.length) {
       const rows = new Conditions(c.params);
-      const join = rawOnly ? ' join return rr on rr.id = x.return_id' : '';
       rows
         .when(instant(filter.updatedAtMin), (v) => `rr.updated_at >= ${v}`, 'timestamptz')
         .when(instant(filter.updatedAtMax), (v) => `rr.updated_at < ${v}`, 'timestamptz')
-        .when(filter.providerOrderName, (v) => `rr.order_name = ${v}`);
+        .when(filter.providerOrderName, (v) => `rr.order_name = ${v}`)
+        .when(byOrder ? instant(filter.createdAtMin) : undefined, (v) => `x.created_at >= ${v}`, 'timestamptz')
+        .when(byOrder ? instant(filter.createdAtMax) : undefined, (v) => `x.created_at < ${v}`, 'timestamptz');
       tagAndImportFilters(rows, filter, 'rr');
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
-      branches.push(`select ${bucket('x.created_at')} as bucket, ${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange
-        from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${onReturn('x')}${extra}`);
+      const customers = ofCustomers(c, scope.customers, filter.email);
+      const measures = `${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange`;
+      if (byOrder) {
+        // The orders placed in each span (their store and creation index), their returns, each return's contribution;
+        // an order made for imported returns is no order of the store, placed nowhere (as in the units ordered).
+        branches.push(`select ${bucket('o.created_at')} as bucket, ${measures}
+          from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${customers}
+          join return rr on rr.order_id = o.id join return_stat_source x on x.return_id = rr.id and x.dim = ${dim}${onReturn('x')}${extra}`);
+      } else {
+        const join = rawOnly ? ` join return rr on rr.id = x.return_id${customers ? ' join "order" o on o.id = rr.order_id' : ''}` : '';
+        branches.push(`select ${bucket('x.created_at')} as bucket, ${measures}
+          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${customers}${onReturn('x')}${extra}`);
+      }
     }
     if (!branches.length) return [];
     const summed = `select bucket, key, currency, sum(returns)::int as returns, sum(items)::int as items, sum(refund)::text as refund,
@@ -95,15 +143,16 @@ export class ReturnStatsReads {
 
   /**
    * Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku)
-   * or for each of `skus`. With `fulfilled`, the units of those orders shipped instead (in
-   * fulfillments that are not cancelled), read from the fulfillments of the window's orders: the
-   * orders of a store's window through their index, then each one's lines and fulfillments.
+   * or for each of `skus`; only by `customers` (or the filter's email) when given: those are read
+   * from the orders. With `fulfilled`, the units of those orders shipped instead (in fulfillments
+   * that are not cancelled), read from the fulfillments of the window's orders: the orders of a
+   * store's window through their index, then each one's lines and fulfillments.
    */
-  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[]; fulfilled?: boolean }): Promise<OrderedRow[]> {
+  async ordered(storeId: string, window: Window, options: { perBucket: boolean; skus?: string[]; fulfilled?: boolean; customers?: Customers; email?: string | null }): Promise<OrderedRow[]> {
     const c = new Conditions();
     const store = c.p(storeId);
     const bucket = options.perBucket ? bucketOf(c, window) : () => '0';
-    const { slots, raw } = options.fulfilled ? { slots: [], raw: readRanges(window, { perBucket: options.perBucket, rawOnly: true }).raw } : readRanges(window, { perBucket: options.perBucket });
+    const { slots, raw } = readRanges(window, { perBucket: options.perBucket, rawOnly: Boolean(options.fulfilled || options.customers || options.email) });
     const skus = options.skus ? c.p(options.skus, 'text[]') : undefined;
     const key = (column: string) => (skus ? column : `''`);
     const branches: string[] = [];
@@ -117,7 +166,7 @@ export class ReturnStatsReads {
         : 'l.quantity';
       // Orders made for imported returns are no orders of the store: they count nowhere.
       branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
-        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null
+        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${ofCustomers(c, options.customers, options.email)}
         join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
     }
     if (!branches.length) return [];

@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BucketType, type Bucket } from '../../platform/analytics/bucket.type.js';
 import { MoneyType } from '../../platform/graphql/money.type.js';
+import { ReturnStatsBasis } from './return-stats.input.js';
 
 export enum ReturnDimension {
   STATUS = 'STATUS',
@@ -60,6 +61,15 @@ export class ReturnGroupType {
 
 @ObjectType('ReturnStats')
 export class ReturnStatsType {
+  @Field(() => Date, { description: 'The start of the period answered (the window, or the period before it in `previous`).' })
+  from!: Date;
+
+  @Field(() => Date, { description: 'Its end, exclusive.' })
+  until!: Date;
+
+  @Field(() => ReturnStatsBasis, { description: 'What placed the returns in the buckets.' })
+  basis!: ReturnStatsBasis;
+
   @Field(() => ReturnMeasuresType)
   totals!: ReturnMeasuresType;
 
@@ -68,4 +78,7 @@ export class ReturnStatsType {
 
   @Field(() => [ReturnGroupType], { description: 'The 50 largest groups by returns, then by key; empty without `by`.' })
   groups!: ReturnGroupType[];
+
+  @Field(() => ReturnStatsType, { nullable: true, description: 'With compareTo: PREVIOUS_PERIOD, the same measures for the period just before (its own buckets, cut the same way); null otherwise.' })
+  previous!: ReturnStatsType | null;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -100,6 +100,25 @@ describe('the dashboard in a real browser', () => {
     expect(drawn.events).toBeGreaterThan(100);
     // The operation shown beside a chart is the one sent.
     expect(operations.some((o) => (JSON.parse(o) as { query: string }).query === shown)).toBe(true);
+
+    // The return rate beside the rate by order date and the previous period's (decisions section 22).
+    const rates = await page.evaluate<string[]>(`Chart.getChart(document.querySelector('#returns-money canvas')).data.datasets.map((d) => d.label)`);
+    expect(rates).toEqual(['return rate (%)', 'by order date (%)', 'previous period (%)']);
+    const moneyQuery = (await page.locator('#returns-money .query').textContent())!;
+    expect(moneyQuery).toContain('compareTo: PREVIOUS_PERIOD');
+    expect(moneyQuery).toContain('basis: ORDER_DATE');
+    // Every chart as CSV: a row per label, a column per dataset, as drawn; downloaded through its link.
+    const csv = await page.evaluate<Record<string, string>>('window.dashboard.csv');
+    for (const id of ['returns-status', 'returns-reasons', 'returns-skus', 'returns-money', 'events', 'stock', 'webhooks', 'flows']) expect(csv[id], id).toMatch(/^label,/);
+    const statusRows = csv['returns-status']!.trimEnd().split('\r\n');
+    expect(statusRows).toHaveLength(drawn.days + 1);
+    const csvReturns = statusRows.slice(1).reduce((n, row) => n + row.split(',').slice(1).reduce((m, v) => m + Number(v || 0), 0), 0);
+    expect(csvReturns).toBe(drawn.returns);
+    await page.locator('#returns-money summary').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#returns-money a.csv').click()]);
+    expect(download.suggestedFilename()).toBe('returns-money.csv');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(csv['returns-money']);
+    await page.locator('#returns-money summary').click();
 
     await page.screenshot({ path: screenshotPath('dashboard.png', scratch), fullPage: true });
 

@@ -116,6 +116,11 @@ async function seedAnn(app: TestApp, account: TestAccount, webhookUrl: string): 
     const bob = rows.find((r) => r.email === 'bob@example.com');
     return ann && bob && runs.length ? { annId: ann.id, bobId: bob.id } : undefined;
   }, "Ann's and Bob's profiles and the flow's run");
+  // Her return's two status changes (created, complete) are events of hers too (return.statusChanged): stored before anything is asked.
+  await eventually(async () => {
+    const rows = await query(app.databaseUrl, `select 1 from events.custom_event where store_id = $1 and event_name = 'return.statusChanged'`, [account.storeId]);
+    return rows.length === 2;
+  }, "her return's status changes to be stored as her events");
   await settled(app.databaseUrl);
   return { ...ids, orderId: pushed.body.order.id as string, returnId, flowId: flow.id };
 }

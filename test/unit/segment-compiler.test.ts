@@ -256,13 +256,13 @@ describe('definitions: nesting and parameter numbering', () => {
     );
   });
 
-  it('needs at least one condition, and exactly one of event, profile or consent in each', () => {
+  it('needs at least one condition, and exactly one of event, profile, consent, returns or returnRate in each', () => {
     expect(definition({})).toEqual({ sql: 'false', params: [], errors: [{ pointer: '/definition', detail: 'give at least one condition in all or any' }] });
     expect(definition({ all: [], any: [] }).errors).toEqual([{ pointer: '/definition', detail: 'give at least one condition in all or any' }]);
     const both = { event: { eventName: 'Ordered' }, profile: { field: 'email', operator: Op.IS_SET } };
     expect(definition({ all: [{}], any: [set('email'), both] }).errors).toEqual([
-      { pointer: '/definition/all/0', detail: 'give exactly one of event, profile or consent' },
-      { pointer: '/definition/any/1', detail: 'give exactly one of event, profile or consent' },
+      { pointer: '/definition/all/0', detail: 'give exactly one of event, profile, consent, returns or returnRate' },
+      { pointer: '/definition/any/1', detail: 'give exactly one of event, profile, consent, returns or returnRate' },
     ]);
   });
 });

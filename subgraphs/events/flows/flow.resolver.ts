@@ -17,6 +17,7 @@ import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { publicSteps } from './flow.schemas.js';
 import { FlowInput, FlowReentryMode, FlowStatus } from './flow.input.js';
+import { isTransactionalTrigger } from './return-trigger.js';
 import type { FlowRow, FlowRunRow, FlowRunStepRow, FlowService, MessageRow } from './flow.service.js';
 import { flowRunDocument, messageDocument } from './flow.json.js';
 import { FlowConnection, FlowReentryType, FlowRunConnection, FlowRunStepType, FlowRunType, FlowTriggerType, FlowType, MessageConnection, MessageType } from './flow.type.js';
@@ -139,6 +140,11 @@ export class FlowResolver {
   reentry(@Root() flow: FlowRow): FlowReentryType {
     const reentry = flow.definition.reentry ?? { mode: 'EVERY_EVENT' };
     return { mode: reentry.mode as FlowReentryMode, days: reentry.mode === 'ONCE_PER_DAYS' ? reentry.days : null };
+  }
+
+  @FieldResolver(() => Boolean, { description: "Whether its message steps are transactional unless they say otherwise (the return.statusChanged trigger: about the customer's own order)." })
+  transactional(@Root() flow: FlowRow): boolean {
+    return isTransactionalTrigger(flow.definition.trigger.eventName);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../../platform/errors.js';
+import { isTransactionalTrigger, returnTriggerErrors } from './return-trigger.js';
 import { SegmentCompiler, definitionJson, type PropertyCondition, type SegmentCondition, type SegmentDefinition } from '../segments/segment.rules.js';
 import { MessageChannel } from '../templates/template.type.js';
 import type { FlowInput, FlowStepInput } from './flow.input.js';
@@ -64,6 +65,7 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
   if (typeof eventName !== 'string' || !eventName.trim()) errors.push({ pointer: '/input/trigger/eventName', detail: 'must be a non-empty string' });
   const where = (input.trigger?.where ?? []).map((w) => ({ key: w.key, operator: w.operator, value: w.value }));
   compiler.eventProperties(where, 'te', '/input/trigger/where');
+  errors.push(...returnTriggerErrors(eventName, where, '/input/trigger/where'));
   const audience = input.audience ? definitionJson(input.audience) : null;
   if (audience) compiler.definition(audience, '/input/audience');
 
@@ -95,8 +97,9 @@ export async function buildDefinition(storeId: string, input: FlowInput, deps: F
         const { templateId, kind } = (step.sendEmail ?? step.sendSms)!;
         sends.push({ templateId, channel: email ? MessageChannel.EMAIL : MessageChannel.SMS, pointer: `${at}/${email ? 'sendEmail' : 'sendSms'}/templateId` });
         if (kind !== undefined && kind !== null && kind !== 'marketing' && kind !== 'transactional') errors.push({ pointer: `${at}/${email ? 'sendEmail' : 'sendSms'}/kind`, detail: 'must be marketing or transactional' });
-        // Stored only when given: a step without one is marketing (and versions written before kinds read the same).
-        const chosen = kind === 'transactional' || kind === 'marketing' ? { kind } : {};
+        // Stored only when given: a step without one is marketing (and versions written before kinds read the same),
+        // except under a return trigger, whose messages are about the customer's own order (decisions section 22).
+        const chosen = kind === 'transactional' || kind === 'marketing' ? { kind } : isTransactionalTrigger(eventName ?? '') ? { kind: 'transactional' as const } : {};
         return email ? { type: 'send_email', templateId, ...chosen } : { type: 'send_sms', templateId, ...chosen };
       }
       const { url, bearerToken } = step.webhook!;

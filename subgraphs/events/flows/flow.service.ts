@@ -66,7 +66,7 @@ export interface MessageRow {
 const FLOW_COLUMNS = `id, store_id as "storeId", name, status, version, definition, created_at as "createdAt", updated_at as "updatedAt"`;
 const RUN_COLUMNS = `r.id, r.store_id as "storeId", r.flow_id as "flowId", r.version, r.customer_id as "customerId", r.event_id as "eventId", r.status,
   r.started_at as "startedAt", r.finished_at as "finishedAt"`;
-const MESSAGE_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", flow_id as "flowId", flow_run_id as "flowRunId", channel, kind, "to", subject, body,
+export const MESSAGE_COLUMNS = `id, store_id as "storeId", customer_id as "customerId", flow_id as "flowId", flow_run_id as "flowRunId", channel, kind, "to", subject, body,
   status, provider, error, created_at as "createdAt"`;
 
 export interface FlowServiceDeps {

@@ -1,5 +1,5 @@
 import { JSONScalar as GraphQLJSON } from '../../../platform/graphql/scalars.js';
-import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { Field, Float, InputType, Int, registerEnumType } from 'type-graphql';
 import { ConsentChannelEnum, ConsentKindEnum, ConsentStatusEnum } from '../customers/consent.type.js';
 
 export enum SegmentOperator {
@@ -76,7 +76,33 @@ export class ConsentConditionInput {
   statuses!: string[];
 }
 
-@InputType('SegmentConditionInput', { description: 'Exactly one of event, profile or consent.' })
+
+@InputType('ReturnHistoryConditionInput', {
+  description: "Made at least minCount returns (default 1) of the given statuses and reasons, created in the last withinLastDays days (default: ever); the customer's returns are those of orders with their email or phone.",
+})
+export class ReturnHistoryConditionInput {
+  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  minCount?: number;
+
+  @Field(() => Int, { nullable: true })
+  withinLastDays?: number;
+
+  @Field(() => [String], { nullable: true, description: 'Any of these return statuses (default: any but deleted).' })
+  status?: string[];
+
+  @Field(() => [String], { nullable: true, description: 'Returns with an item of any of these reasons.' })
+  reason?: string[];
+}
+
+@InputType('ReturnRateConditionInput', {
+  description: 'Units returned / units ordered by the customer (returns neither rejected nor deleted; their orders matched by email or phone), above greaterThan (a fraction: 0.4 is 40 %). A customer without orders has no rate.',
+})
+export class ReturnRateConditionInput {
+  @Field(() => Float)
+  greaterThan!: number;
+}
+
+@InputType('SegmentConditionInput', { description: 'Exactly one of event, profile, consent, returns or returnRate.' })
 export class SegmentConditionInput {
   @Field(() => EventConditionInput, { nullable: true })
   event?: EventConditionInput;
@@ -86,6 +112,12 @@ export class SegmentConditionInput {
 
   @Field(() => ConsentConditionInput, { nullable: true })
   consent?: ConsentConditionInput;
+
+  @Field(() => ReturnHistoryConditionInput, { nullable: true })
+  returns?: ReturnHistoryConditionInput;
+
+  @Field(() => ReturnRateConditionInput, { nullable: true })
+  returnRate?: ReturnRateConditionInput;
 }
 
 @InputType('SegmentDefinitionInput', { description: 'A customer matches every `all` condition and, when `any` is given, at least one `any` condition.' })

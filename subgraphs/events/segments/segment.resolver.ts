@@ -9,6 +9,7 @@ import type { CustomerRow } from '../customers/customer.rows.js';
 import { CustomerConnection } from '../customers/customer.type.js';
 import { CreateSegmentInput, SegmentDefinitionInput } from './segment.input.js';
 import type { SegmentRow, SegmentService } from './segment.service.js';
+import { SegmentContactsType } from './segment.type.js';
 import { selects } from '../../../platform/graphql/selection.js';
 
 export interface SegmentResolverDeps {
@@ -31,6 +32,18 @@ export class SegmentResolver {
   ): Promise<Connection<CustomerRow>> {
     await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
     return toConnection(await this.deps.segments.members(storeId, definition, first, after, selects(info, 'totalCount')));
+  }
+
+  @Query(() => SegmentContactsType, {
+    description: "The emails and phone numbers of a segment definition's members: how other subgraphs find the members' records (returnStats' segment filter). At most 250,000 members.",
+  })
+  async segmentContacts(
+    @Arg('storeId', () => ID) storeId: string,
+    @Arg('definition', () => SegmentDefinitionInput) definition: SegmentDefinitionInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<SegmentContactsType> {
+    await authorizeStoreAccess(ctx, this.deps.accounts, storeId, 'customers_read');
+    return this.deps.segments.contacts(storeId, definition);
   }
 
   @Mutation(() => SegmentType, { description: 'Saves a segment definition under a name.' })

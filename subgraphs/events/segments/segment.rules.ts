@@ -2,7 +2,10 @@ import { CONSENT_CHANNELS, CONSENT_KINDS, CONSENT_STATUSES } from '../customers/
 import { invalid, type FieldError } from '../../../platform/errors.js';
 import { Conditions } from '../../../platform/db/keyset.js';
 import { isoEpochSeconds } from '../../../platform/validation/index.js';
+import { RETURN_STATUSES } from '../../returns/public.js';
 import { SegmentOperator } from './segment.input.js';
+
+const RETURN_STATUS_NAMES: ReadonlySet<string> = new Set(RETURN_STATUSES);
 
 /**
  * Compiles a segment definition to one SQL predicate over `customer c`,
@@ -36,6 +39,17 @@ interface ProfileCondition {
   value?: unknown;
 }
 
+interface ReturnHistoryCondition {
+  minCount?: number | null;
+  withinLastDays?: number | null;
+  status?: string[] | null;
+  reason?: string[] | null;
+}
+
+interface ReturnRateCondition {
+  greaterThan: number;
+}
+
 /** Customers whose consent on a channel and kind is one of `statuses` (never_subscribed: nothing recorded). */
 interface ConsentCondition {
   channel: string;
@@ -47,6 +61,8 @@ export interface SegmentCondition {
   event?: EventCondition | null;
   profile?: ProfileCondition | null;
   consent?: ConsentCondition | null;
+  returns?: ReturnHistoryCondition | null;
+  returnRate?: ReturnRateCondition | null;
 }
 
 export interface SegmentDefinition {
@@ -234,11 +250,51 @@ function consentPredicate(b: Builder, c: ConsentCondition, at: string): string {
   return `coalesce((select k.status from customer_consent k where k.customer_id = c.id and k.channel = ${b.param(c.channel, 'text')} and k.kind = ${b.param(kind, 'text')}), 'never_subscribed') = any(${b.param(c.statuses, 'text[]')})`;
 }
 
+/**
+ * The customer's rows of `table` (customer_return, customer_order: kept from the returns
+ * subgraph's events): those of orders with the customer's email (lower case) or phone, each
+ * through its partial index.
+ */
+function customerRows(table: string, alias: string, extra: string): string {
+  return `(select ${alias}.* from ${table} ${alias} where ${alias}.store_id = $1::text and ${alias}.email = lower(c.email)${extra}
+    union all select ${alias}.* from ${table} ${alias} where ${alias}.store_id = $1::text and ${alias}.phone = c.phone_number and ${alias}.email is distinct from lower(c.email)${extra})`;
+}
+
+const NOT_COUNTED = ['rejected', 'deleted'];
+
+function returnsPredicate(b: Builder, r: ReturnHistoryCondition, at: string): string {
+  const min = r.minCount ?? 1;
+  if (!Number.isInteger(min) || min < 0) b.fail(`${at}/minCount`, 'must be an integer >= 0');
+  const filters: string[] = [];
+  if (r.withinLastDays !== undefined && r.withinLastDays !== null) {
+    if (!Number.isInteger(r.withinLastDays) || r.withinLastDays <= 0) b.fail(`${at}/withinLastDays`, 'must be a positive integer');
+    else filters.push(`r.created_at >= now() - ${b.param(r.withinLastDays, 'int')} * interval '1 day'`);
+  }
+  if (r.status?.length) {
+    const unknown = r.status.find((s) => !RETURN_STATUS_NAMES.has(s));
+    if (unknown !== undefined) b.fail(`${at}/status`, `must be return statuses (${[...RETURN_STATUS_NAMES].join(', ')})`);
+    filters.push(`r.status = any(${b.param(r.status, 'text[]')})`);
+  } else filters.push(`r.status <> 'deleted'`);
+  if (r.reason?.length) filters.push(`r.reasons && ${b.param(r.reason, 'text[]')}`);
+  const extra = filters.map((f) => ` and ${f}`).join('');
+  return `(select count(*) from ${customerRows('customer_return', 'r', extra)} r) >= ${b.param(min, 'int')}`;
+}
+
+function returnRatePredicate(b: Builder, r: ReturnRateCondition, at: string): string {
+  if (typeof r.greaterThan !== 'number' || !Number.isFinite(r.greaterThan) || r.greaterThan < 0) return b.fail(`${at}/greaterThan`, 'must be a number >= 0 (a fraction: 0.4 is 40 %)');
+  const returned = `(select coalesce(sum(r.units), 0) from ${customerRows('customer_return', 'r', ` and r.status <> all(${b.param(NOT_COUNTED, 'text[]')})`)} r)`;
+  const ordered = `(select sum(o.units) from ${customerRows('customer_order', 'o', '')} o)`;
+  // No orders: no rate (null), which is above nothing.
+  return `coalesce(${returned}::numeric / nullif(${ordered}, 0) > ${b.param(r.greaterThan, 'numeric')}, false)`;
+}
+
 function conditionPredicate(b: Builder, condition: SegmentCondition, at: string): string {
-  const { event, profile, consent } = condition;
-  if ((event ? 1 : 0) + (profile ? 1 : 0) + (consent ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event, profile or consent');
+  const { event, profile, consent, returns, returnRate } = condition;
+  if ((event ? 1 : 0) + (profile ? 1 : 0) + (consent ? 1 : 0) + (returns ? 1 : 0) + (returnRate ? 1 : 0) !== 1) return b.fail(at, 'give exactly one of event, profile, consent, returns or returnRate');
   if (event) return eventPredicate(b, event, `${at}/event`);
   if (consent) return consentPredicate(b, consent, `${at}/consent`);
+  if (returns) return returnsPredicate(b, returns, `${at}/returns`);
+  if (returnRate) return returnRatePredicate(b, returnRate, `${at}/returnRate`);
   const accessor = profileAccessor(b, profile!.field, `${at}/profile`);
   return accessor ? compare(b, accessor, profile!.operator, profile!.value, `${at}/profile`) : 'false';
 }

@@ -7,6 +7,9 @@ import { pageRequest, type Page } from '../../../platform/api/pagination.js';
 import { customerColumns, type CustomerRow } from '../customers/customer.rows.js';
 import { compileSegment, definitionJson, type SegmentDefinition } from './segment.rules.js';
 
+/** The most customers a segment may have when another subgraph matches by its members' contacts. */
+const SEGMENT_CONTACTS_LIMIT = 250_000;
+
 export interface SegmentRow {
   id: string;
   storeId: string;
@@ -37,6 +40,29 @@ export class SegmentService {
     const compiled = compileSegment(storeId, definition);
     const [row] = await sql<{ n: number }>(this.em(), `select count(*)::int as n from customer c where c.store_id = $1::text and ${compiled.where}`, compiled.params);
     return row!.n;
+  }
+
+  /**
+   * The emails and phone numbers of a definition's members, for a subgraph that matches customers
+   * by them (returns by their orders' contacts). Bounded: a larger segment is refused rather than
+   * shipped as a list.
+   */
+  async contacts(storeId: string, definition: SegmentDefinition): Promise<{ emails: string[]; phoneNumbers: string[]; members: number }> {
+    const compiled = compileSegment(storeId, definition, '/definition');
+    const [row] = await sql<{ emails: string[]; phoneNumbers: string[]; members: number }>(
+      this.em(),
+      `select coalesce(array_agg(distinct lower(c.email)) filter (where c.email is not null), '{}') as emails,
+              coalesce(array_agg(distinct c.phone_number) filter (where c.phone_number is not null), '{}') as "phoneNumbers",
+              count(*)::int as members
+         from customer c where c.store_id = $1::text and ${compiled.where}`,
+      compiled.params,
+    );
+    if (row!.members > SEGMENT_CONTACTS_LIMIT) {
+      throw invalid('validation-failed', `The segment has ${row!.members} customers; at most ${SEGMENT_CONTACTS_LIMIT} can be matched across subgraphs.`, [
+        { pointer: '/definition', detail: `matches more than ${SEGMENT_CONTACTS_LIMIT} customers` },
+      ]);
+    }
+    return row!;
   }
 
   async create(storeId: string, name: string, definition: SegmentDefinition): Promise<SegmentRow> {

@@ -1,0 +1,317 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Decimal, money, type Money } from '../platform/money.js';
+import { bucketLabel, inWindow, type WindowArg } from './support/analytics.js';
+import { useTestAccount, useTestApp } from './support/app.js';
+import { query } from './support/database.js';
+import { accept, drained } from './support/events.js';
+import { randomFrom } from './support/random.js';
+import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
+
+/**
+ * returnStats across the graph (decisions section 22): the returns of a segment's customers (the
+ * segment evaluated by the events subgraph), by order date, and against the period before, each
+ * against a hand computation over the stored rows, across daylight-saving changes.
+ */
+
+const MEASURES = 'returns items refund { amount currency } storeCredit { amount currency } exchange { amount currency } returnRate';
+const PERIOD = `from until basis totals { ${MEASURES} } series { start measures { ${MEASURES} } } groups { key measures { ${MEASURES} } }`;
+const RETURN_STATS = `query($s: ID!, $w: TimeWindowInput!, $by: ReturnDimension, $f: ReturnStatsFilterInput, $basis: ReturnStatsBasis, $compare: ReturnStatsComparison) {
+  returnStats(storeId: $s, window: $w, by: $by, filter: $f, basis: $basis, compareTo: $compare) { ${PERIOD} previous { ${PERIOD} previous { from } } }
+}`;
+
+interface Measures {
+  returns: number;
+  items: number;
+  refund: Money[];
+  storeCredit: Money[];
+  exchange: Money[];
+  returnRate: number | null;
+}
+interface Period {
+  from: string;
+  until: string;
+  basis: string;
+  totals: Measures;
+  series: { start: string; measures: Measures }[];
+  groups: { key: string; measures: Measures }[];
+}
+interface Stats extends Period {
+  previous: (Period & { previous: null }) | null;
+}
+interface StoredReturn {
+  id: string;
+  createdAt: Date;
+  orderedAt: Date;
+  currency: string;
+  status: string;
+  email: string | null;
+  phone: string | null;
+}
+interface StoredItem {
+  returnId: string;
+  quantity: number;
+  reason: string;
+  compensation: string;
+  refund: string;
+}
+interface StoredLine {
+  createdAt: Date;
+  email: string | null;
+  phone: string | null;
+  quantity: number;
+}
+
+class Expected {
+  returns = new Set<string>();
+  items = 0;
+  refund = new Map<string, Decimal>();
+  storeCredit = new Map<string, Decimal>();
+  exchange = new Map<string, Decimal>();
+
+  add(ret: StoredReturn, items: StoredItem[]): void {
+    this.returns.add(ret.id);
+    for (const item of items) {
+      this.items += item.quantity;
+      const bag = item.compensation === 'refund' ? this.refund : item.compensation === 'store_credit' ? this.storeCredit : this.exchange;
+      bag.set(ret.currency, (bag.get(ret.currency) ?? new Decimal(0)).plus(item.refund));
+    }
+  }
+
+  measures(ordered: number): Measures {
+    const list = (m: Map<string, Decimal>) =>
+      [...m.entries()]
+        .filter(([, v]) => !v.isZero())
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([c, v]) => money(v, c));
+    return { returns: this.returns.size, items: this.items, refund: list(this.refund), storeCredit: list(this.storeCredit), exchange: list(this.exchange), returnRate: ordered ? this.items / ordered : null };
+  }
+}
+
+const ZERO: Measures = { returns: 0, items: 0, refund: [], storeCredit: [], exchange: [], returnRate: null };
+
+/** The VIP segment, as the events subgraph knows it: a custom field of the customer's profile. */
+const VIP = { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'vip' } }] };
+/** Who the VIP customers are to the returns subgraph: vip-a by email (any case), vip-b by phone. */
+const isVip = (email: string | null, phone: string | null) => email?.toLowerCase() === 'vip-a@example.com' || phone === '+15550002222';
+
+describe('returnStats by segment, by order date, against the previous period', () => {
+  const app = useTestApp();
+  const acme = useTestAccount(app, 'Acme');
+  const other = useTestAccount(app, 'Other');
+  let returns: StoredReturn[] = [];
+  let items: StoredItem[] = [];
+  let lines: StoredLine[] = [];
+
+  const stats = async (window: WindowArg, options: { by?: string; filter?: Record<string, unknown>; basis?: string; compare?: boolean; token?: string } = {}) => {
+    const res = await app.graphql<{ returnStats: Stats }>(
+      RETURN_STATS,
+      { s: acme.storeId, w: window, by: options.by, f: options.filter, basis: options.basis, compare: options.compare ? 'PREVIOUS_PERIOD' : undefined },
+      options.token ?? acme.apiSecret,
+    );
+    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+    return res.data!.returnStats;
+  };
+
+  /** What one period must answer, from the rows read back. */
+  function expected(window: WindowArg, basis: 'CREATED' | 'ORDER_DATE', vipOnly: boolean, by?: 'REASON' | 'STATUS') {
+    const series = new Map<string, Expected>();
+    const total = new Expected();
+    const groups = new Map<string, Expected>();
+    const ordered = new Map<string, number>();
+    for (const line of lines.filter((l) => inWindow(l.createdAt, window) && (!vipOnly || isVip(l.email, l.phone)))) {
+      const key = bucketLabel(line.createdAt, window);
+      ordered.set(key, (ordered.get(key) ?? 0) + line.quantity);
+    }
+    const placed = (r: StoredReturn) => (basis === 'ORDER_DATE' ? r.orderedAt : r.createdAt);
+    for (const ret of returns.filter((r) => inWindow(placed(r), window) && (!vipOnly || isVip(r.email, r.phone)))) {
+      const own = items.filter((i) => i.returnId === ret.id);
+      const label = bucketLabel(placed(ret), window);
+      if (!series.has(label)) series.set(label, new Expected());
+      series.get(label)!.add(ret, own);
+      total.add(ret, own);
+      const keys = by === 'STATUS' ? [ret.status] : by === 'REASON' ? [...new Set(own.map((i) => i.reason))] : [];
+      for (const key of keys) {
+        if (!groups.has(key)) groups.set(key, new Expected());
+        groups.get(key)!.add(ret, by === 'REASON' ? own.filter((i) => i.reason === key) : own);
+      }
+    }
+    const allOrdered = [...ordered.values()].reduce((a, b) => a + b, 0);
+    return {
+      series,
+      ordered,
+      totals: total.measures(allOrdered),
+      groups: [...groups]
+        .map(([key, e]) => ({ key, measures: e.measures(allOrdered) }))
+        .sort((a, b) => b.measures.returns - a.measures.returns || (a.key < b.key ? -1 : 1))
+        .slice(0, 50),
+    };
+  }
+
+  function check(window: WindowArg, answer: Period, basis: 'CREATED' | 'ORDER_DATE', vipOnly: boolean, by?: 'REASON' | 'STATUS'): void {
+    const want = expected(window, basis, vipOnly, by);
+    expect(answer.from).toBe(new Date(window.from).toISOString());
+    expect(answer.until).toBe(new Date(window.until).toISOString());
+    expect(answer.basis).toBe(basis);
+    const labels = answer.series.map((b) => bucketLabel(new Date(b.start), window));
+    expect(new Set(labels).size, 'one bucket per local span').toBe(labels.length);
+    expect(answer.series[0]!.start).toBe(new Date(window.from).toISOString());
+    for (const key of [...want.series.keys(), ...want.ordered.keys()]) expect(labels, `bucket ${key} is listed`).toContain(key);
+    answer.series.forEach((bucket, i) => {
+      const ordered = want.ordered.get(labels[i]!) ?? 0;
+      expect(bucket.measures, `bucket ${labels[i]}`).toEqual(want.series.get(labels[i]!)?.measures(ordered) ?? { ...ZERO, returnRate: ordered ? 0 : null });
+    });
+    expect(answer.totals).toEqual(want.totals);
+    expect(answer.groups).toEqual(want.groups);
+  }
+
+  beforeAll(async () => {
+    // The events subgraph's customers: two VIPs and a regular one.
+    await accept(app, acme, { eventName: 'Joined', customer: { email: 'vip-a@example.com', customFields: { tier: 'vip' } } });
+    await accept(app, acme, { eventName: 'Joined', customer: { email: 'vip-b@example.com', phoneNumber: '+15550002222', customFields: { tier: 'vip' } } });
+    await accept(app, acme, { eventName: 'Joined', customer: { email: 'reg@example.com', customFields: { tier: 'regular' } } });
+    // Another store's VIP with the same email: never counted for acme.
+    await accept(app, other, { eventName: 'Joined', customer: { email: 'reg@example.com', customFields: { tier: 'vip' } } });
+    await drained(app.databaseUrl);
+
+    const random = randomFrom(41);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    // Orders around New York's autumn change (2026-11-01) and Berlin's spring change (2026-03-29), and a few in the periods before.
+    const orderedAt = () => {
+      const r = random();
+      if (r < 0.45) return Date.parse('2026-10-20T00:00:00Z') + Math.floor(random() * 20 * 86_400_000);
+      if (r < 0.9) return Date.parse('2026-02-20T00:00:00Z') + Math.floor(random() * 60 * 86_400_000);
+      return Date.parse('2025-12-20T00:00:00Z') + Math.floor(random() * 40 * 86_400_000);
+    };
+    // The VIPs as their orders name them: vip-a by email in another case (and another phone), vip-b by phone (another email).
+    const customers = [
+      { email: 'VIP-A@Example.com', phoneNumber: '+15550009999' },
+      { email: 'someone@example.net', phoneNumber: '+15550002222' },
+      { email: 'reg@example.com', phoneNumber: '+15550003333' },
+      { email: 'guest@example.com', phoneNumber: null },
+    ];
+    const orders: { id: string; lines: { id: string; quantity: number }[]; at: number }[] = [];
+    for (let n = 0; n < 40; n++) {
+      const currency = ['USD', 'EUR'][n % 2]!;
+      const at = orderedAt();
+      const lineItems = Array.from({ length: 1 + (n % 3) }, (_, k) => ({ id: `l${k}`, quantity: 1 + Math.floor(random() * 3), price: (5 + random() * 100).toFixed(2), sku: pick(['A', 'B']), title: 'Thing' }));
+      const body = orderBody({ id: `o-${n}`, currency, createdAt: new Date(at).toISOString(), customer: { ...customers[n % 4]!, firstName: 'C' } }, lineItems);
+      const pushed = await pushOrder(app, acme, body);
+      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+      orders.push({ id: `o-${n}`, lines: lineItems, at });
+    }
+    // The other store's returns never show.
+    await pushOrder(app, other, orderBody({ id: 'x-1', createdAt: '2026-11-02T12:00:00Z', customer: { email: 'reg@example.com' } }, [{ id: 'l', quantity: 5, price: '9.00' }]));
+    await postReturn(app, other, returnBody('x-1', [{ lineItemId: 'l', quantity: 2, reason: 'other' }]));
+
+    for (const [n, order] of orders.entries()) {
+      if (n % 5 === 4) continue;
+      const chosen = order.lines.slice(0, 1 + (n % 2));
+      const res = await postReturn(
+        app,
+        acme,
+        returnBody(
+          order.id,
+          chosen.map((l) => ({ lineItemId: l.id, quantity: 1 + Math.floor(random() * l.quantity), reason: pick(['too big', 'too small', 'damaged']), compensation: pick(['refund', 'store_credit', 'exchange']) })),
+        ),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // Returned a few hours to three weeks after the order: often in another bucket, sometimes in another period.
+      const returnedAt = order.at + Math.floor((0.1 + random() * 21) * 86_400_000);
+      await query(app.databaseUrl, 'update returns.return set created_at = $2 where id = $1', [res.body.return.id, new Date(returnedAt).toISOString()]);
+      if (n % 7 === 0) {
+        const done = await app.graphql(`mutation($id: ID!) { updateReturnStatus(returnId: $id, status: complete) { id } }`, { id: res.body.return.id }, acme.apiSecret);
+        expect(done.errors).toBeUndefined();
+      }
+    }
+
+    returns = await query<StoredReturn>(
+      app.databaseUrl,
+      `select r.id, r.created_at as "createdAt", o.created_at as "orderedAt", r.currency, r.status, o.customer_email as email, o.customer_phone as phone
+         from returns.return r join returns."order" o on o.id = r.order_id where r.store_id = $1`,
+      [acme.storeId],
+    );
+    items = await query<StoredItem>(
+      app.databaseUrl,
+      `select i.return_id as "returnId", i.quantity, i.reason, i.compensation, i.refund_amount::text as refund
+         from returns.return_item i join returns.return r on r.id = i.return_id where r.store_id = $1 and i.status = 'active'`,
+      [acme.storeId],
+    );
+    lines = await query<StoredLine>(
+      app.databaseUrl,
+      `select o.created_at as "createdAt", o.customer_email as email, o.customer_phone as phone, l.quantity
+         from returns."order" o join returns.order_line_item l on l.order_id = o.id where o.store_id = $1 and l.removed_at is null`,
+      [acme.storeId],
+    );
+    expect(returns.filter((r) => isVip(r.email, r.phone)).length).toBeGreaterThan(8);
+  });
+
+  // A week of New York days across its autumn change (a 25-hour day), and the week before.
+  const NY_WEEK: WindowArg = { from: '2026-10-29T04:00:00Z', until: '2026-11-05T05:00:00Z', timeZone: 'America/New_York' };
+  const NY_WEEK_BEFORE: WindowArg = { from: '2026-10-22T04:00:00Z', until: '2026-10-29T04:00:00Z', timeZone: 'America/New_York' };
+
+  it('answers by order date: of the orders placed in each day, what came back (whenever it did), against their units', async () => {
+    const answer = await stats(NY_WEEK, { basis: 'ORDER_DATE', by: 'REASON' });
+    expect(answer.series).toHaveLength(7);
+    check(NY_WEEK, answer, 'ORDER_DATE', false, 'REASON');
+    // Not the same as by creation: returns come days after their orders.
+    const created = await stats(NY_WEEK, { by: 'REASON' });
+    check(NY_WEEK, created, 'CREATED', false, 'REASON');
+    expect(created.totals).not.toEqual(answer.totals);
+    expect(answer.previous).toBeNull();
+  });
+
+  it('answers for a segment evaluated by the events subgraph, matching orders by email (any case) or phone, against that segment\'s ordered units', async () => {
+    for (const basis of ['CREATED', 'ORDER_DATE'] as const) {
+      const answer = await stats(NY_WEEK, { basis, by: 'STATUS', filter: { segment: VIP } });
+      check(NY_WEEK, answer, basis, true, 'STATUS');
+      expect(answer.totals.returns).toBeGreaterThan(0);
+      expect(answer.totals.returns).toBeLessThan((await stats(NY_WEEK, { basis })).totals.returns);
+    }
+    const berlin: WindowArg = { from: '2026-02-23T00:00:00Z', until: '2026-04-20T00:00:00Z', interval: 'WEEK', timeZone: 'Europe/Berlin' };
+    check(berlin, await stats(berlin, { basis: 'ORDER_DATE', filter: { segment: VIP } }), 'ORDER_DATE', true);
+    // A segment nobody is in: nothing, and no orders to rate against.
+    const none = await stats(NY_WEEK, { filter: { segment: { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'platinum' } }] } } });
+    expect(none.totals).toEqual(ZERO);
+    // Filters combine with the segment.
+    const complete = await stats(berlin, { filter: { segment: VIP, status: 'complete' }, basis: 'ORDER_DATE' });
+    expect(complete.totals.returns).toBe(returns.filter((r) => isVip(r.email, r.phone) && r.status === 'complete' && inWindow(r.orderedAt, berlin)).length);
+  });
+
+  it('compares with the previous period: as many local days before, as many months before, else as long', async () => {
+    const answer = await stats(NY_WEEK, { basis: 'ORDER_DATE', filter: { segment: VIP }, compare: true, by: 'REASON' });
+    check(NY_WEEK, answer, 'ORDER_DATE', true, 'REASON');
+    // Seven local days before: one of them 25 hours long in the window, none in the one before.
+    expect(answer.previous!.from).toBe('2026-10-22T04:00:00.000Z');
+    check(NY_WEEK_BEFORE, answer.previous!, 'ORDER_DATE', true, 'REASON');
+    expect(answer.totals.returns * answer.previous!.totals.returns).toBeGreaterThan(0);
+    expect(answer.previous!.previous).toBeNull();
+
+    // Two Berlin months (March has the spring change): January and February before them.
+    const months: WindowArg = { from: '2026-02-28T23:00:00Z', until: '2026-04-30T22:00:00Z', interval: 'MONTH', timeZone: 'Europe/Berlin' };
+    const byMonth = await stats(months, { compare: true });
+    check(months, byMonth, 'CREATED', false);
+    const before: WindowArg = { ...months, from: '2025-12-31T23:00:00Z', until: '2026-02-28T23:00:00Z' };
+    expect(byMonth.previous!.series.map((b) => b.start)).toEqual(['2025-12-31T23:00:00.000Z', '2026-01-31T23:00:00.000Z']);
+    check(before, byMonth.previous!, 'CREATED', false);
+
+    // Not on local midnights: the same duration before; a zone half an hour off UTC.
+    const hours: WindowArg = { from: '2026-11-01T03:30:00Z', until: '2026-11-02T09:30:00Z', interval: 'HOUR', timeZone: 'Asia/Kolkata' };
+    const byHour = await stats(hours, { compare: true, basis: 'ORDER_DATE' });
+    check(hours, byHour, 'ORDER_DATE', false);
+    const hoursBefore: WindowArg = { ...hours, from: '2026-10-30T21:30:00Z', until: '2026-11-01T03:30:00Z' };
+    check(hoursBefore, byHour.previous!, 'ORDER_DATE', false);
+  });
+
+  it('refuses a bad segment naming the filter, and never shows another store', async () => {
+    const res = await app.graphql(RETURN_STATS, { s: acme.storeId, w: NY_WEEK, f: { segment: { all: [{ profile: { field: 'shoeSize', operator: 'EQUALS', value: 9 } }] } } }, acme.apiSecret);
+    expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe('BAD_USER_INPUT');
+    expect((res.errors![0]!.extensions!.errors as { pointer: string }[])[0]!.pointer).toMatch(/^\/filter\/segment/);
+
+    const hidden = await app.graphql(RETURN_STATS, { s: acme.storeId, w: NY_WEEK, f: { segment: VIP } }, other.apiSecret);
+    expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // The other store's VIP (reg@example.com there) is not acme's: its answer has only its own return.
+    const theirs = await app.graphql<{ returnStats: Stats }>(RETURN_STATS, { s: other.storeId, w: NY_WEEK, f: { segment: VIP }, basis: 'ORDER_DATE' }, other.apiSecret);
+    expect(theirs.errors).toBeUndefined();
+    expect(theirs.data!.returnStats.totals.returns).toBe(1);
+  });
+});
