@@ -305,8 +305,11 @@ export class Deliverer extends PollingLoop {
       if (result.outcome !== 'succeeded') break;
     }
     if (!sent.length) {
-      // Deleted before its head went out: nothing to record (the sweep purges it); the lane is let go at once.
-      await sql(this.orm.em.fork(), 'update lane set lease_until = null where subscription_id = $1 and lane = $2', [run[0]!.subscription_id, run[0]!.lane]);
+      // Deleted before its head went out (or its existence could not be read: the database is away): nothing
+      // to record. The lane is let go at once; should that fail too, its lease runs out by itself.
+      await sql(this.orm.em.fork(), 'update lane set lease_until = null where subscription_id = $1 and lane = $2', [run[0]!.subscription_id, run[0]!.lane]).catch(
+        (err: unknown) => this.logger.warn({ err }, 'webhook lane not released; its lease runs out'),
+      );
       return;
     }
     await new Promise<void>((resolve) => {
