@@ -18,6 +18,7 @@ import { inErasureOrder } from '../platform/privacy/participants.js';
 import { platformDbModule } from '../platform/schema.js';
 import { secretBoxOf } from '../platform/secret-box.js';
 import { MODULES, OUTBOX_CONSUMERS } from './modules.js';
+import { settlesWithin } from '../platform/timeouts.js';
 
 export type Role = 'all' | 'gateway' | 'worker' | 'subgraph';
 
@@ -85,17 +86,6 @@ function graphsOf(options: RuntimeOptions): GraphName[] {
 
 const POOL_CLOSE_MS = 5_000;
 
-/** True when `work` settles within `ms`, false when it is still pending then. */
-async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([work.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 interface RunningModule {
   definition: ModuleDefinition;
   deps: ModuleDeps;
@@ -152,7 +142,7 @@ async function openRuntime(config: Config, logger: Logger, options: RuntimeOptio
     // Bounded: work that outlived its request (answered at its deadline, its statement still waiting)
     // holds its connection until the statement timeout; the embedded server must still be stopped below.
     for (const orm of opened.reverse()) {
-      await bounded(orm.close(), POOL_CLOSE_MS).then(
+      await settlesWithin(orm.close(), POOL_CLOSE_MS).then(
         (closed) => closed || logger.warn({ ms: POOL_CLOSE_MS }, 'a database pool did not close in time; leaving it'),
         (err: unknown) => logger.error({ err }, 'orm close failed'),
       );

@@ -1,6 +1,6 @@
 import { Decimal } from '../../platform/money.js';
 import { Currency, DateTime, Email, Int, Nullable, Num, Phone, Strict, Text, Type, type Static } from '../../platform/validation/index.js';
-import type { Address } from './order.rows.js';
+import type { Address, OrderApiFacts } from './order.rows.js';
 import { spreadByValue } from './order.rules.js';
 
 /**
@@ -82,15 +82,7 @@ export interface StoredOrder {
   shippingAddress: Address | null;
   fulfillmentLocationId: string | null;
   /** The orders API's own facts (absent: an order from another body, which leaves them as they are). */
-  api?: {
-    shippingMethod: string | null;
-    billingAddress: Address | null;
-    tags: string[] | null;
-    totalPrice: string | null;
-    subtotalPrice: string | null;
-    totalTax: string | null;
-    totalDiscount: string | null;
-  };
+  api?: Omit<OrderApiFacts, 'customerExternalId' | 'customerName'>;
   lineItems: StoredLine[];
 }
 

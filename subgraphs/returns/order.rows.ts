@@ -28,7 +28,20 @@ export const addressOrNull = (address: AddressBody | null | undefined): Address 
     ? { line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null, state: address.state ?? null, postalCode: address.postalCode ?? null, country: address.country ?? null }
     : null;
 
-export interface OrderRow {
+/** What the real platform's orders API says of an order beyond the service's order (null when not given). */
+export interface OrderApiFacts {
+  customerExternalId: string | null;
+  customerName: string | null;
+  shippingMethod: string | null;
+  billingAddress: Address | null;
+  tags: string[] | null;
+  totalPrice: string | null;
+  subtotalPrice: string | null;
+  totalTax: string | null;
+  totalDiscount: string | null;
+}
+
+export interface OrderRow extends OrderApiFacts {
   id: string;
   storeId: string;
   compatId: string;
@@ -46,16 +59,6 @@ export interface OrderRow {
   createdAt: Date;
   updatedAt: Date;
   erasedAt: Date | null;
-  /** What the real platform's orders API says of an order beyond the service's order (null when not given). */
-  customerExternalId: string | null;
-  customerName: string | null;
-  shippingMethod: string | null;
-  billingAddress: Address | null;
-  tags: string[] | null;
-  totalPrice: string | null;
-  subtotalPrice: string | null;
-  totalTax: string | null;
-  totalDiscount: string | null;
   /** Set on the order made for an imported return (no order of the store). */
   importedAt: Date | null;
 }

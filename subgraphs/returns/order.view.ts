@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { mapPage, type Page, type PageRequest } from '../../platform/api/pagination.js';
 import { money, type Money } from '../../platform/money.js';
-import type { Address, CustomerIdentifiers, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
+import type { Address, CustomerIdentifiers, OrderApiFacts, OrderLineRow, OrderReads, OrderRow, WholeOrderRow } from './order.rows.js';
 import { orderTotals } from './order.rules.js';
 
 /** An order as the API serves it, built from its row and its lines, and the loader of such views over order.rows.ts. */
@@ -45,18 +45,7 @@ export interface OrderView {
   total: Money;
   items: OrderItemView[];
   /** What the real platform's orders API says of the order beyond the rest (null when not given). */
-  api: {
-    customerExternalId: string | null;
-    customerName: string | null;
-    shippingMethod: string | null;
-    billingAddress: Address | null;
-    tags: string[] | null;
-    totalPrice: string | null;
-    subtotalPrice: string | null;
-    totalTax: string | null;
-    totalDiscount: string | null;
-    shippingCost: string;
-  };
+  api: OrderApiFacts & { shippingCost: string };
   /** Set on the order made for an imported return: no order of the store. */
   importedAt: Date | null;
 }
