@@ -329,6 +329,15 @@ async function main(): Promise<void> {
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const postgres = await startEmbeddedPostgres({ dataDir, logger, durable: true });
   const children: ChildProcess[] = [];
+  // The webhook subscription and the flow call it; closed at the end whichever way the run ends.
+  let hooks = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hooks++;
+      res.writeHead(204).end();
+    });
+  });
   try {
     if (BENCH_TRACING) return await tracingOverhead(postgres.url, children);
     const databaseUrl = await createDatabase(postgres.url, 'bench_service');
@@ -349,14 +358,6 @@ async function main(): Promise<void> {
       const account = await service.runtime.accounts.createAccount({ name: `Bench ${i}`, storeName: `Bench store ${i}` });
       stores.push({ storeId: account.storeId, secret: account.apiSecret });
     }
-    let hooks = 0;
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        hooks++;
-        res.writeHead(204).end();
-      });
-    });
     const hookUrl = `http://127.0.0.1:${await listen(receiver)}/hook`;
     await busyConsumers(`http://127.0.0.1:${service.port}`, stores[0]!, hookUrl);
     console.log(`every consumer busy: a webhook subscription and an active flow in ${stores[0]!.storeId}\n`);
@@ -436,7 +437,6 @@ async function main(): Promise<void> {
     console.log('\nscale-out: a backlog drained by worker processes started together');
     for (const [n, drains] of scaled) console.log(`${`${n} worker process${n > 1 ? 'es' : ''}`.padEnd(44)} median of ${drains.length} = ${median(drains).toFixed(0).padStart(5)} events/s`);
     console.log(`\nwebhook and flow requests received meanwhile: ${hooks}`);
-    receiver.close();
 
     // Back-pressure: with the workers stopped, a facade whose EVENTS_MAX_BACKLOG is small accepts up to that depth, then answers 503.
     await split.pauseWorkers();
@@ -455,6 +455,8 @@ async function main(): Promise<void> {
   } finally {
     // The services stop before the database does (stopped under them, their pools' idle connections fail).
     await Promise.all(children.map((child) => (child.signalCode === null ? stopProcess(child) : undefined)));
+    receiver.closeAllConnections();
+    receiver.close();
     for (const pool of progressPools.values()) await pool.end().catch(() => undefined);
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
