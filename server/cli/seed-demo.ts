@@ -288,7 +288,7 @@ export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
 }
 
 /** The subscription seed-demo keeps, found again by this externalId (a second run updates it, adds none). */
-export const DEMO_WEBHOOK_EXTERNAL_ID = 'seed-demo-receiver';
+const DEMO_WEBHOOK_EXTERNAL_ID = 'seed-demo-receiver';
 
 /**
  * The webhook panel's data: a receiver on 127.0.0.1 that this command runs for as long as it runs
