@@ -35,6 +35,7 @@ async function snapshot(app: TestApp, storeId: string) {
     units: await count('select coalesce(sum(quantity), 0)::int as n from inventory.inventory_level where store_id = $1'),
     customers: await count('select count(*)::int as n from events.customer where store_id = $1'),
     flows: await count('select count(*)::int as n from events.flow where store_id = $1'),
+    webhooks: await count('select count(*)::int as n from webhooks.subscription where store_id = $1 and deleted_at is null'),
     // The seeded events; the returns' status changes are events of their customers too (return.statusChanged), counted apart.
     events: await count("select count(*)::int as n from events.custom_event where store_id = $1 and event_name <> 'return.statusChanged'"),
   };
@@ -67,6 +68,18 @@ describe('admin seed-demo', () => {
     expect(state.customers).toBeGreaterThanOrEqual(8);
     // A thank-you after orders and an email when a return is rejected (made once: found by name again).
     expect(state.flows).toBe(2);
+    // A subscription to the store's returns and orders, delivered to the command's own receiver while it ran.
+    expect(state.webhooks).toBe(1);
+    expect(summary.webhook).toMatchObject({ failed: 0, pending: 0 });
+    expect(summary.webhook!.succeeded).toBeGreaterThanOrEqual(12 + 10);
+    expect(summary.webhook!.received).toBeGreaterThanOrEqual(summary.webhook!.succeeded);
+    const stats = await app.graphql<{ webhookStats: { subscriptions: { webhookId: string; status: string; measures: { succeeded: number } }[] } }>(
+      'query($s: ID!) { webhookStats(storeId: $s, window: {from: "2020-01-01T00:00:00Z", until: "2030-01-01T00:00:00Z", interval: MONTH}) { subscriptions { webhookId status measures { succeeded } } } }',
+      { s: account.storeId },
+      app.adminToken,
+    );
+    expect(stats.errors, JSON.stringify(stats.errors)).toBeUndefined();
+    expect(stats.data!.webhookStats.subscriptions).toEqual([{ webhookId: summary.webhook!.subscriptionId, status: 'active', measures: { succeeded: summary.webhook!.succeeded } }]);
     expect(lines).toContain('returns 10/10');
     // The store's own approval setting is left as it was.
     const settings = await app.graphql<{ storeSettings: { requireReturnApproval: boolean } }>('query($s: ID!) { storeSettings(storeId: $s) { requireReturnApproval } }', { s: account.storeId });

@@ -275,6 +275,15 @@ function toEvent(row: EventRow): OutboxEvent {
 }
 
 /**
+ * Holds a consumer's position row until the caller's transaction ends (waiting for a pass in
+ * progress to commit first): meanwhile its passes skip it and apply nothing. For work that must
+ * not interleave with the consumer's own writes (a backfill of what the consumer keeps).
+ */
+export async function holdConsumer(em: EntityManager, declaration: OutboxConsumerDeclaration): Promise<void> {
+  await sql(em, 'select 1 from platform.outbox_consumer where name = $1 for update', [declaration.name]);
+}
+
+/**
  * Runs a consumer (worker roles): its outbox loop, and a worker on its queue for the events handed
  * there (and those queued before the outbox was a table). Returns the function that stops the loop
  * (pg-boss stops the queue's worker).

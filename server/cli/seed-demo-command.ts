@@ -133,7 +133,8 @@ export async function seedDemoCommand(argv: string[], io: CommandIo = { env: env
   } else {
     if (values.url) throw new Error(`no service answers at ${baseUrl}`);
     io.stderr.write(`No service answers at ${baseUrl}; starting one in this process.\n`);
-    service = await startService({ ...config, port: 0, host: '127.0.0.1', demoAccount: false }, logger, 'all');
+    // Its demo webhook receiver listens on 127.0.0.1 (seed-demo.ts#seedWebhook): the service it starts allows that callback.
+    service = await startService({ ...config, port: 0, host: '127.0.0.1', demoAccount: false, webhookAllowedHosts: [...config.webhookAllowedHosts, '127.0.0.1'] }, logger, 'all');
     baseUrl = `http://127.0.0.1:${service.port}`;
     token = service.runtime.adminToken;
   }
@@ -146,7 +147,9 @@ export async function seedDemoCommand(argv: string[], io: CommandIo = { env: env
         ? `${JSON.stringify(summary)}\n`
         : `Store ${summary.storeId}: ${summary.orders} orders, ${Object.values(summary.returns).reduce((a, b) => a + b, 0)} returns (${Object.entries(summary.returns)
             .map(([s, n]) => `${n} ${s}`)
-            .join(', ')}), ${summary.products} products in ${summary.locations} locations, ${summary.inboundShipments} inbound shipments, ${summary.events} events of ${summary.customers} customers.\n`,
+            .join(', ')}), ${summary.products} products in ${summary.locations} locations, ${summary.inboundShipments} inbound shipments, ${summary.events} events of ${summary.customers} customers.${
+            summary.webhook ? ` Webhook ${summary.webhook.subscriptionId}: ${summary.webhook.succeeded} deliveries to this command's receiver (${summary.webhook.failed} failed, ${summary.webhook.pending} pending).` : ''
+          }\n`,
     );
     return 0;
   } finally {

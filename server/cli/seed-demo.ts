@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { SingleBar, Presets } from 'cli-progress';
 
 /**
@@ -96,6 +97,8 @@ export interface SeedSummary {
   customers: number;
   events: number;
   days: number;
+  /** The demo webhook subscription and its deliveries of this run (null when the service refused its callback). */
+  webhook?: { subscriptionId: string; received: number; succeeded: number; failed: number; pending: number } | null;
 }
 
 // Deterministic "random" choices: the same run always makes the same data.
@@ -266,13 +269,85 @@ interface RestReturn {
   order: { name: string };
 }
 
-/** Fills the store; returns what it holds afterwards. */
+/**
+ * Fills the store; returns what it holds afterwards. A webhook subscription is made first (see
+ * `seedWebhook`), so the orders and returns made after it are delivered to the command's receiver.
+ */
 export async function seedDemo(options: SeedOptions): Promise<SeedSummary> {
   const api = new Api(options);
+  // Fails early with the service's own answer when the store is unknown.
+  await api.rest('GET', `/stores/${options.storeId}/returns?page-size=1`);
+  const hook = await seedWebhook(api, options.storeId, options.progress);
+  try {
+    const summary = await fillStore(api, options);
+    if (hook) summary.webhook = await hook.settled();
+    return summary;
+  } finally {
+    await hook?.close();
+  }
+}
+
+/** The subscription seed-demo keeps, found again by this externalId (a second run updates it, adds none). */
+const DEMO_WEBHOOK_EXTERNAL_ID = 'seed-demo-receiver';
+
+/**
+ * The webhook panel's data: a receiver on 127.0.0.1 that this command runs for as long as it runs
+ * (answering 204 to every delivery), and the subscription to the store's returns and orders that
+ * points at it, made before the orders and returns so their deliveries show as successes. The
+ * service must allow the address (`WEBHOOK_ALLOWED_HOSTS` holding `127.0.0.1`: a callback on a
+ * loopback address is refused otherwise, as for any subscriber); when it does not, the
+ * subscription is left out and the command says why. After the command, nothing answers there:
+ * deliveries of later changes fail until the subscription is pointed elsewhere (PUT).
+ */
+async function seedWebhook(api: Api, storeId: string, progress: Progress): Promise<{ settled(): Promise<NonNullable<SeedSummary['webhook']>>; close(): Promise<void> } | null> {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const port = (server.address() as { port: number }).port;
+  const since = new Date();
+  const made = await api
+    .rest<{ webhook: { id: string } }>('POST', `/stores/${storeId}/webhooks`, {
+      webhook: { callback: { url: `http://127.0.0.1:${port}/seed-demo`, auth: null }, topics: ['return', 'order'], externalId: DEMO_WEBHOOK_EXTERNAL_ID },
+    })
+    .catch((err: unknown) => err as Error);
+  if (made instanceof Error) {
+    await close();
+    // The body is fixed but for the callback: a 400 is the service refusing a loopback callback.
+    if (!made.message.includes(`/webhooks: 400 `)) throw made;
+    const phase = progress.phase('webhook subscription: left out, the service refuses http://127.0.0.1 callbacks (add 127.0.0.1 to its WEBHOOK_ALLOWED_HOSTS)', 1);
+    phase.done();
+    return null;
+  }
+  const subscriptionId = made.body.webhook.id;
+  return {
+    close,
+    // Waits (up to a minute) for the deliveries owed to the receiver, so they are counted as delivered before it stops.
+    async settled() {
+      const window = { from: new Date(since.getTime() - 3_600_000).toISOString(), until: new Date(Date.now() + 3_600_000).toISOString(), interval: 'DAY' };
+      let totals = { succeeded: 0, failed: 0, pending: 0 };
+      for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((r) => setTimeout(r, 250))) {
+        const { webhookStats } = await api.graphql<{ webhookStats: { subscriptions: { webhookId: string; measures: typeof totals }[] } }>(
+          'query($s: ID!, $w: TimeWindowInput!) { webhookStats(storeId: $s, window: $w) { subscriptions { webhookId measures { succeeded failed pending } } } }',
+          { s: storeId, w: window },
+        );
+        totals = webhookStats.subscriptions.find((x) => x.webhookId === subscriptionId)?.measures ?? totals;
+        if (!totals.pending) break;
+      }
+      return { subscriptionId, received, ...totals };
+    },
+  };
+}
+
+async function fillStore(api: Api, options: SeedOptions): Promise<SeedSummary> {
   const { storeId, counts, progress } = options;
   const store = `/stores/${storeId}`;
-  // Fails early with the service's own answer when the store is unknown.
-  await api.rest('GET', `${store}/returns?page-size=1`);
 
   // Locations and products.
   let phase = progress.phase('locations', LOCATIONS.length);

@@ -53,6 +53,8 @@ import { EventsPrivacy } from './customers/customer.privacy.js';
 import { Migration20270110000700_customer_returns } from './migrations/Migration20270110000700_customer_returns.js';
 import { createCustomerReturnsQueue, CUSTOMER_RETURNS_CONSUMER, startCustomerReturnsConsumer } from './segments/customer-returns.consumer.js';
 import { customerReturnsPrivacy } from './segments/customer-returns.privacy.js';
+import { createCustomerReturnsBackfillQueue, startCustomerReturnsBackfill } from './segments/customer-returns-backfill.job.js';
+import { Migration20270120000100_customer_returns_backfill } from './migrations/Migration20270120000100_customer_returns_backfill.js';
 import { CustomerTimelineResolver } from './timeline/timeline.resolver.js';
 import { TimelineReads } from './timeline/timeline.view.js';
 import { deadLetterQueue, RETRIES } from '../../platform/jobs/queue.js';
@@ -141,6 +143,7 @@ export const eventsSubgraph = defineModule({
       { name: 'Migration20261231000500_consent', class: Migration20261231000500_consent },
       { name: 'Migration20261231000600_merged_identifiers', class: Migration20261231000600_merged_identifiers },
       { name: 'Migration20270110000700_customer_returns', class: Migration20270110000700_customer_returns },
+      { name: 'Migration20270120000100_customer_returns_backfill', class: Migration20270120000100_customer_returns_backfill },
     ],
   },
   async queues(boss) {
@@ -149,6 +152,7 @@ export const eventsSubgraph = defineModule({
     await createEventStatDaysQueue(boss);
     await createFlowQueues(boss);
     await createCustomerReturnsQueue(boss);
+    await createCustomerReturnsBackfillQueue(boss);
   },
   services,
   graph: {
@@ -183,6 +187,7 @@ export const eventsSubgraph = defineModule({
     await startEventStatDaysWorker(deps.orm, deps.boss, deps.logger);
     const stopFlows = await startFlowWorkers(deps.orm, deps.boss, runner, deps.logger);
     const stopCustomerReturns = await startCustomerReturnsConsumer(deps.orm, deps.boss, deps.logger, inbox);
+    await startCustomerReturnsBackfill(deps.orm, deps.boss, deps.accounts, deps.contributions, deps.logger);
     return async () => {
       await stopCustomerReturns();
       // Every processing worker of the process, those started later (a test's, a benchmark's) included.

@@ -7,7 +7,8 @@ import { tagAndImportFilters } from './return.rows.js';
 import type { ReturnFilter } from './return.schemas.js';
 
 /**
- * The reads behind `returnStats`: the hourly rollups (`return_stat`, `order_stat`) for the whole
+ * The reads behind `returnStats`: the hourly rollups (`return_stat`, by the order's hour
+ * `return_order_stat`, `order_stat`) for the whole
  * hours of a window, the per-return rows (`return_stat_source`) and the orders for its edges
  * (migration Migration20261220000100_return_stats). Each answers sums per bucket (or over the
  * window) and key and currency; the view turns them into measures.
@@ -51,12 +52,20 @@ export interface StatScope {
 }
 
 /**
- * Filters on what the rollup does not keep (a return's update time, its order's name, its tags, its customer)
- * and the order-date basis are read from the rows alone.
+ * Filters on what the rollups do not keep (a return's update time, its order's name, its tags, its customer;
+ * on the order-date basis, the return's own creation time, which that rollup is not keyed by) are read from
+ * the rows alone.
  */
 function needsRows(filter: ReturnFilter, scope: StatScope): boolean {
   return Boolean(
-    filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null) || filter.email || scope.customers || scope.basis === 'ORDER_DATE',
+    filter.updatedAtMin ||
+      filter.updatedAtMax ||
+      filter.providerOrderName ||
+      filter.tag ||
+      (filter.imported !== undefined && filter.imported !== null) ||
+      filter.email ||
+      scope.customers ||
+      (scope.basis === 'ORDER_DATE' && (filter.createdAtMin || filter.createdAtMax)),
   );
 }
 
@@ -104,7 +113,7 @@ export class ReturnStatsReads {
     const branches: string[] = [];
     if (slots.length) {
       branches.push(`select ${bucket('s.slot')} as bucket, ${key('s')} as key, s.currency, s.returns, s.items, s.refund, s.store_credit, s.exchange
-        from ${rangesFrom(c, slots)} join return_stat s on s.store_id = ${store} and s.dim = ${dim} and s.slot >= r.lo and s.slot < r.hi${onReturn('s')}`);
+        from ${rangesFrom(c, slots)} join ${byOrder ? 'return_order_stat' : 'return_stat'} s on s.store_id = ${store} and s.dim = ${dim} and s.slot >= r.lo and s.slot < r.hi${onReturn('s')}`);
     }
     if (raw.length) {
       const rows = new Conditions(c.params);
@@ -118,7 +127,11 @@ export class ReturnStatsReads {
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
       const customers = ofCustomers(c, scope.customers, filter.email);
       const measures = `${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange`;
-      if (byOrder) {
+      if (byOrder && !rawOnly) {
+        // The edges of the order-date rollup: the contributions whose order was placed in them (ordered_at, kept by the same triggers).
+        branches.push(`select ${bucket('x.ordered_at')} as bucket, ${measures}
+          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.ordered_at >= r.lo and x.ordered_at < r.hi${onReturn('x')}`);
+      } else if (byOrder) {
         // The orders placed in each span (their store and creation index), their returns, each return's contribution;
         // an order made for imported returns is no order of the store, placed nowhere (as in the units ordered).
         branches.push(`select ${bucket('o.created_at')} as bucket, ${measures}

@@ -30,6 +30,8 @@ function compaction(table: string, keys: string, measures: string[]): string {
 
 const COMPACT_RETURNS = compaction('return_stat', RETURN_KEYS, RETURN_MEASURES);
 const COMPACT_ORDERS = compaction('order_stat', ORDER_KEYS, ['units']);
+// The returns by their orders' hours (Migration20270120000200_return_order_stat): the same keys and measures.
+const COMPACT_RETURNS_BY_ORDER = compaction('return_order_stat', RETURN_KEYS, RETURN_MEASURES);
 
 /**
  * Folds the rollups' appended deltas (Migration20261220000100_return_stats) until none are
@@ -44,7 +46,8 @@ export async function compactReturnStats(orm: Orm, rowsPerPass = ROWS_PER_PASS):
       if (!lock?.locked) return { taken: 0, slots: 0 };
       const [returns] = await sql<{ taken: number; slots: number }>(em, COMPACT_RETURNS, [rowsPerPass]);
       const [orders] = await sql<{ taken: number; slots: number }>(em, COMPACT_ORDERS, [rowsPerPass]);
-      return { taken: Math.max(returns!.taken, orders!.taken), slots: returns!.slots + orders!.slots };
+      const [byOrder] = await sql<{ taken: number; slots: number }>(em, COMPACT_RETURNS_BY_ORDER, [rowsPerPass]);
+      return { taken: Math.max(returns!.taken, orders!.taken, byOrder!.taken), slots: returns!.slots + orders!.slots + byOrder!.slots };
     });
     folded += pass.slots;
     if (pass.taken < rowsPerPass) return folded;
