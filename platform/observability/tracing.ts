@@ -1,5 +1,5 @@
 import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
+import { getRPCMetadata, RPCType, suppressTracing } from '@opentelemetry/core';
 
 /**
  * Traces across the queue (docs/observability.md). Work queued for later (a
@@ -152,6 +152,22 @@ export function inJobBatchSpan<T>(queue: string, jobs: readonly { data: unknown 
   if (!enabled) return work(NO_SPAN);
   const attributes = { 'messaging.system': 'pg-boss', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'messaging.batch.message_count': jobs.length };
   return inBatchSpan(`${queue} process`, jobs.map((job) => (job.data as Traced | null)?.trace), attributes, work);
+}
+
+/**
+ * For the request being served: a function that names its server span by the route template once
+ * the route is known (the HTTP instrumentation names the span `METHOD route` and sets `http.route`
+ * from it when the response ends). Undefined when the request is not traced. This replaces the
+ * Express instrumentation, whose wrapper around every router layer ran for untraced requests too.
+ */
+export function requestSpanNamer(): ((route: string) => void) | undefined {
+  if (!enabled) return undefined;
+  const active = context.active();
+  const rpc = getRPCMetadata(active);
+  if (rpc?.type !== RPCType.HTTP || !trace.getSpan(active)?.isRecording()) return undefined;
+  return (route) => {
+    rpc.route = route;
+  };
 }
 
 /** What a log line written inside a traced operation carries (pino's mixin): its trace and span ids. */

@@ -21,7 +21,8 @@ import type { WebhookSubscriptions } from '../../webhooks/public.js';
 import { sendProblem } from '../../rest-facade/v2/surface.js';
 import { developerPortal } from '../pages/developer-portal.js';
 import { graphqlHttp } from './graphql-http.js';
-import { httpMetrics, metricsEndpoint, routeLabel } from './metrics-http.js';
+import { requestSpanNamer } from '../../platform/observability/tracing.js';
+import { httpMetrics, metricsEndpoint, routeLabel, UNMATCHED_ROUTE } from './metrics-http.js';
 import { answerUnavailable, requestDeadline } from './request-deadline.js';
 import type { Readiness } from '../runtime.js';
 
@@ -102,12 +103,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     res.setHeader('X-Request-Id', requestId);
     res.locals.request = new RequestLocals(requestId, logger);
     const started = process.hrtime.bigint();
+    const nameSpan = requestSpanNamer();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = routeLabel(req, res);
+      if (nameSpan && route !== UNMATCHED_ROUTE) nameSpan(route);
       if (logger.isLevelEnabled('info')) {
         // The path as the client sent it (mount prefix included, query left out), the route it matched.
         const path = req.originalUrl.split('?')[0];
-        const route = routeLabel(req, res);
         const operation = route === '/graphql' ? graphqlOperationName(req) : undefined;
         const { ignoredParameters } = locals(res);
         locals(res).logger.info(

@@ -3,6 +3,9 @@ import { safeEqual } from '../../platform/accounts/credentials.js';
 import { httpRequestDuration, metrics } from '../../platform/observability/metrics.js';
 import type { RequestLocals } from '../../rest-facade/pipeline/request-locals.js';
 
+/** What `routeLabel` answers for a request that matched no route. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
 /**
  * The route a request is counted under: the API route's template (set by its
  * RouteTable), the template of another Express route, `/graphql`, or
@@ -15,7 +18,7 @@ export function routeLabel(req: Request, res: Response): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path === 'string') return `${req.baseUrl}${path}`;
   if (req.originalUrl === '/graphql' || req.originalUrl.startsWith('/graphql?') || req.originalUrl.startsWith('/graphql/')) return '/graphql';
-  return '(unmatched)';
+  return UNMATCHED_ROUTE;
 }
 
 /** Times every request and counts it by method, route template and status once its answer is sent. */

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import { register as registerModuleHooks } from 'node:module';
 import { propagation, ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -15,7 +14,7 @@ import { deferTracingStart, requestsStartTraces } from '../../platform/observabi
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The packages the instrumentations patch: only these go through the ESM hooks. */
-const INSTRUMENTED_MODULES = ['http', 'https', 'node:http', 'node:https', 'express', 'router', 'graphql', 'pg', 'pg-pool'];
+const INSTRUMENTED_MODULES = ['http', 'https', 'node:http', 'node:https', 'graphql', 'pg', 'pg-pool'];
 
 /**
  * Head sampling at the edge, for the parent-based samplers (`OTEL_TRACES_SAMPLER` `parentbased_*`,
@@ -65,8 +64,9 @@ function instrumentations(sampling: { ratio: number } | undefined) {
       // A request sent outside any traced operation (none is, today) would start a trace of one span.
       requireParentforOutgoingSpans: true,
     }),
-    // Route and handler spans; one span per middleware (body parsing, request id, ...) says little and costs.
-    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    // No Express instrumentation: its wrapper around every router layer costs every request, traced
+    // or not, for router and handler spans that add little to the server span; the server span is
+    // named by its route template instead (platform/observability/tracing.ts#requestSpanNamer).
     // Field resolvers that only read a property are left out.
     new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
     // SQL outside a traced operation (the queue's polling, the webhook loops' idle claims) makes no trace of its own.
