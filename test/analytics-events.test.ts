@@ -193,6 +193,10 @@ describe('eventStats', () => {
       { from: '2026-03-26T10:05:00Z', until: '2026-04-02T17:45:00Z', timeZone },
       { from: '2026-03-01T00:00:00Z', until: '2026-12-01T00:00:00Z', interval: 'WEEK', timeZone },
       { from: '2026-01-15T08:00:00Z', until: '2026-12-31T00:00:00Z', interval: 'MONTH', timeZone },
+      // Between local midnights by DAY (the day rollup alone, one day per bucket), across Berlin's spring change.
+      timeZone === 'Europe/Berlin'
+        ? { from: '2026-03-24T23:00:00Z', until: '2026-04-01T22:00:00Z', interval: 'DAY', timeZone }
+        : { from: '2026-03-25T04:00:00Z', until: '2026-04-02T04:00:00Z', interval: 'DAY', timeZone },
     ];
     const checkAll = async (timeZone: string) => {
       for (const window of windows(timeZone)) for (const name of ['Viewed Product', 'Placed Order']) check(name, window, await stats(name, window));

@@ -12,8 +12,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** `width_bucket` over the window's inner edges: 0 for the first bucket, 1 for the second, ... */
 export function bucketOf(c: Conditions, window: Window): (column: string) => string {
-  const edges = c.p(window.starts.slice(1).map(iso), 'timestamptz[]');
-  return (column) => `width_bucket(${column}, ${edges})`;
+  // Bound at first use: a statement that never buckets a column (whole days read from a day
+  // rollup) must not carry a parameter it does not mention, whose type PostgreSQL cannot infer.
+  let edges: string | undefined;
+  return (column) => `width_bucket(${column}, ${(edges ??= c.p(window.starts.slice(1).map(iso), 'timestamptz[]'))})`;
 }
 
 /** A FROM item of the ranges, `r(lo, hi)`, to join rows on `column >= r.lo and column < r.hi`. */

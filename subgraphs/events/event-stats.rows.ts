@@ -94,8 +94,13 @@ export class EventStatsReads {
       branches.push(`select ${bucket('e.event_timestamp')} as bucket, e.customer_id, 1 as n
         from ${rangesFrom(c, raw)} join custom_event e on e.store_id = ${store} and e.event_name = ${name} and e.event_timestamp >= r.lo and e.event_timestamp < r.hi`);
     }
-    // Per bucket and customer first: a bucket's distinct customers are then its rows, the window's a second grouping.
-    const rows = await heavySql<{ bucket: number; count: number; customers: number }>(this.reads, `with per as materialized (select bucket, customer_id, sum(n) as n from (${branches.join(' union all ')}) t group by bucket, customer_id)
+    // Per bucket and customer first: a bucket's distinct customers are then its rows, the window's a
+    // second grouping. A day rollup row is one customer's day: when it is all that is read and each
+    // bucket is one day (a DAY window between local midnights, the dashboards' usual question), its
+    // rows are per bucket and customer already, and the grouping that would find so is left out.
+    const onePerDay = !!days?.dates.length && branches.length === 1 && new Set(days.buckets).size === days.buckets.length;
+    const per = onePerDay ? branches[0]! : `select bucket, customer_id, sum(n) as n from (${branches.join(' union all ')}) t group by bucket, customer_id`;
+    const rows = await heavySql<{ bucket: number; count: number; customers: number }>(this.reads, `with per as materialized (${per})
        select bucket, sum(n)::float8 as count, count(*)::int as customers from per group by bucket
        union all
        select -1, 0, count(*)::int from (select customer_id from per group by customer_id) w`,
