@@ -69,26 +69,12 @@ function needsRows(filter: ReturnFilter, scope: StatScope): boolean {
   );
 }
 
-/** The order `o` carries the filter's email, when there is one. */
-function ofEmail(c: Conditions, email: string | null | undefined): string {
-  return email ? ` and lower(o.customer_email) = ${c.p(email.toLowerCase())}` : '';
-}
-
-/**
- * The orders `o` of a read: the store's orders created in each range of `ranges` (`r`), through their
- * (store, created_at) index; or, when the read counts some customers only (a segment), those
- * customers' orders, found through the orders' (store, lower(email)) and (store, phone) indexes and
- * kept when created in the ranges, so the read grows with the members' orders rather than with the
- * window's (a segment of a tenth of the customers reads about a tenth of them). Without `ranges`
- * (customers only): their orders whenever placed.
- */
-function ordersFrom(c: Conditions, store: string, customers: Customers | undefined, ranges?: string): string {
-  const inRanges = ranges ? ' and o.created_at >= r.lo and o.created_at < r.hi' : '';
-  if (!customers) return `${ranges} join "order" o on o.store_id = ${store}${inRanges}`;
-  const columns = 'm.id, m.created_at, m.imported_at, m.customer_email';
-  const members = `(select ${columns} from "order" m where m.store_id = ${store} and lower(m.customer_email) = any(${c.p(customers.emails, 'text[]')})
-     union select ${columns} from "order" m where m.store_id = ${store} and m.customer_phone = any(${c.p(customers.phoneNumbers, 'text[]')})) o`;
-  return ranges ? `${ranges} join ${members} on true${inRanges}` : `${members}`;
+/** The order `o` belongs to one of `customers` (the indexes on the order's lower(email) and phone serve it). */
+function ofCustomers(c: Conditions, customers: Customers | undefined, email: string | null | undefined): string {
+  const clauses: string[] = [];
+  if (customers) clauses.push(`(lower(o.customer_email) = any(${c.p(customers.emails, 'text[]')}) or o.customer_phone = any(${c.p(customers.phoneNumbers, 'text[]')}))`);
+  if (email) clauses.push(`lower(o.customer_email) = ${c.p(email.toLowerCase())}`);
+  return clauses.map((clause) => ` and ${clause}`).join('');
 }
 
 const instantMs = (value: string | null | undefined) => {
@@ -139,7 +125,7 @@ export class ReturnStatsReads {
         .when(byOrder ? instant(filter.createdAtMax) : undefined, (v) => `x.created_at < ${v}`, 'timestamptz');
       tagAndImportFilters(rows, filter, 'rr');
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
-      const email = ofEmail(c, filter.email);
+      const customers = ofCustomers(c, scope.customers, filter.email);
       const measures = `${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange`;
       if (byOrder && !rawOnly) {
         // The edges of the order-date rollup: the contributions whose order was placed in them (ordered_at, kept by the same triggers).
@@ -149,17 +135,12 @@ export class ReturnStatsReads {
         // The orders placed in each span (their store and creation index), their returns, each return's contribution;
         // an order made for imported returns is no order of the store, placed nowhere (as in the units ordered).
         branches.push(`select ${bucket('o.created_at')} as bucket, ${measures}
-          from ${ordersFrom(c, store, scope.customers, rangesFrom(c, raw))} and o.imported_at is null${email}
+          from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${customers}
           join return rr on rr.order_id = o.id join return_stat_source x on x.return_id = rr.id and x.dim = ${dim}${onReturn('x')}${extra}`);
-      } else if (scope.customers) {
-        // The customers' orders first (whenever placed), their returns, and the contributions created in the span.
-        branches.push(`select ${bucket('x.created_at')} as bucket, ${measures}
-          from ${ordersFrom(c, store, scope.customers)} join return rr on rr.order_id = o.id${email} join ${rangesFrom(c, raw)} on true
-          join return_stat_source x on x.return_id = rr.id and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${onReturn('x')}${extra}`);
       } else {
-        const join = rawOnly ? ` join return rr on rr.id = x.return_id${email ? ' join "order" o on o.id = rr.order_id' : ''}` : '';
+        const join = rawOnly ? ` join return rr on rr.id = x.return_id${customers ? ' join "order" o on o.id = rr.order_id' : ''}` : '';
         branches.push(`select ${bucket('x.created_at')} as bucket, ${measures}
-          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${email}${onReturn('x')}${extra}`);
+          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${customers}${onReturn('x')}${extra}`);
       }
     }
     if (!branches.length) return [];
@@ -198,7 +179,7 @@ export class ReturnStatsReads {
         : 'l.quantity';
       // Orders made for imported returns are no orders of the store: they count nowhere.
       branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
-        from ${ordersFrom(c, store, options.customers, rangesFrom(c, raw))} and o.imported_at is null${ofEmail(c, options.email)}
+        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${ofCustomers(c, options.customers, options.email)}
         join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
     }
     if (!branches.length) return [];
