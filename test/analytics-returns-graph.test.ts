@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Decimal, money, type Money } from '../platform/money.js';
-import { bucketLabel, inWindow, type WindowArg } from './support/analytics.js';
+import { bucketLabel, ExpectedReturns, inWindow, NO_RETURNS, RETURN_MEASURES, type ReturnMeasures, type WindowArg } from './support/analytics.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained } from './support/events.js';
@@ -13,27 +12,18 @@ import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.
  * against a hand computation over the stored rows, across daylight-saving changes.
  */
 
-const MEASURES = 'returns items refund { amount currency } storeCredit { amount currency } exchange { amount currency } returnRate';
-const PERIOD = `from until basis totals { ${MEASURES} } series { start measures { ${MEASURES} } } groups { key measures { ${MEASURES} } }`;
+const PERIOD = `from until basis totals { ${RETURN_MEASURES} } series { start measures { ${RETURN_MEASURES} } } groups { key measures { ${RETURN_MEASURES} } }`;
 const RETURN_STATS = `query($s: ID!, $w: TimeWindowInput!, $by: ReturnDimension, $f: ReturnStatsFilterInput, $basis: ReturnStatsBasis, $compare: ReturnStatsComparison) {
   returnStats(storeId: $s, window: $w, by: $by, filter: $f, basis: $basis, compareTo: $compare) { ${PERIOD} previous { ${PERIOD} previous { from } } }
 }`;
 
-interface Measures {
-  returns: number;
-  items: number;
-  refund: Money[];
-  storeCredit: Money[];
-  exchange: Money[];
-  returnRate: number | null;
-}
 interface Period {
   from: string;
   until: string;
   basis: string;
-  totals: Measures;
-  series: { start: string; measures: Measures }[];
-  groups: { key: string; measures: Measures }[];
+  totals: ReturnMeasures;
+  series: { start: string; measures: ReturnMeasures }[];
+  groups: { key: string; measures: ReturnMeasures }[];
 }
 interface Stats extends Period {
   previous: (Period & { previous: null }) | null;
@@ -61,33 +51,6 @@ interface StoredLine {
   quantity: number;
 }
 
-class Expected {
-  returns = new Set<string>();
-  items = 0;
-  refund = new Map<string, Decimal>();
-  storeCredit = new Map<string, Decimal>();
-  exchange = new Map<string, Decimal>();
-
-  add(ret: StoredReturn, items: StoredItem[]): void {
-    this.returns.add(ret.id);
-    for (const item of items) {
-      this.items += item.quantity;
-      const bag = item.compensation === 'refund' ? this.refund : item.compensation === 'store_credit' ? this.storeCredit : this.exchange;
-      bag.set(ret.currency, (bag.get(ret.currency) ?? new Decimal(0)).plus(item.refund));
-    }
-  }
-
-  measures(ordered: number): Measures {
-    const list = (m: Map<string, Decimal>) =>
-      [...m.entries()]
-        .filter(([, v]) => !v.isZero())
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([c, v]) => money(v, c));
-    return { returns: this.returns.size, items: this.items, refund: list(this.refund), storeCredit: list(this.storeCredit), exchange: list(this.exchange), returnRate: ordered ? this.items / ordered : null };
-  }
-}
-
-const ZERO: Measures = { returns: 0, items: 0, refund: [], storeCredit: [], exchange: [], returnRate: null };
 
 /** The VIP segment, as the events subgraph knows it: a custom field of the customer's profile. */
 const VIP = { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'vip' } }] };
@@ -114,9 +77,9 @@ describe('returnStats by segment, by order date, against the previous period', (
 
   /** What one period must answer, from the rows read back. */
   function expected(window: WindowArg, basis: 'CREATED' | 'ORDER_DATE', vipOnly: boolean, by?: 'REASON' | 'STATUS') {
-    const series = new Map<string, Expected>();
-    const total = new Expected();
-    const groups = new Map<string, Expected>();
+    const series = new Map<string, ExpectedReturns>();
+    const total = new ExpectedReturns();
+    const groups = new Map<string, ExpectedReturns>();
     const ordered = new Map<string, number>();
     for (const line of lines.filter((l) => inWindow(l.createdAt, window) && (!vipOnly || isVip(l.email, l.phone)))) {
       const key = bucketLabel(line.createdAt, window);
@@ -126,12 +89,12 @@ describe('returnStats by segment, by order date, against the previous period', (
     for (const ret of returns.filter((r) => inWindow(placed(r), window) && (!vipOnly || isVip(r.email, r.phone)))) {
       const own = items.filter((i) => i.returnId === ret.id);
       const label = bucketLabel(placed(ret), window);
-      if (!series.has(label)) series.set(label, new Expected());
+      if (!series.has(label)) series.set(label, new ExpectedReturns());
       series.get(label)!.add(ret, own);
       total.add(ret, own);
       const keys = by === 'STATUS' ? [ret.status] : by === 'REASON' ? [...new Set(own.map((i) => i.reason))] : [];
       for (const key of keys) {
-        if (!groups.has(key)) groups.set(key, new Expected());
+        if (!groups.has(key)) groups.set(key, new ExpectedReturns());
         groups.get(key)!.add(ret, by === 'REASON' ? own.filter((i) => i.reason === key) : own);
       }
     }
@@ -158,7 +121,7 @@ describe('returnStats by segment, by order date, against the previous period', (
     for (const key of [...want.series.keys(), ...want.ordered.keys()]) expect(labels, `bucket ${key} is listed`).toContain(key);
     answer.series.forEach((bucket, i) => {
       const ordered = want.ordered.get(labels[i]!) ?? 0;
-      expect(bucket.measures, `bucket ${labels[i]}`).toEqual(want.series.get(labels[i]!)?.measures(ordered) ?? { ...ZERO, returnRate: ordered ? 0 : null });
+      expect(bucket.measures, `bucket ${labels[i]}`).toEqual(want.series.get(labels[i]!)?.measures(ordered) ?? { ...NO_RETURNS, returnRate: ordered ? 0 : null });
     });
     expect(answer.totals).toEqual(want.totals);
     expect(answer.groups).toEqual(want.groups);
@@ -271,7 +234,7 @@ describe('returnStats by segment, by order date, against the previous period', (
     check(berlin, await stats(berlin, { basis: 'ORDER_DATE', filter: { segment: VIP } }), 'ORDER_DATE', true);
     // A segment nobody is in: nothing, and no orders to rate against.
     const none = await stats(NY_WEEK, { filter: { segment: { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'platinum' } }] } } });
-    expect(none.totals).toEqual(ZERO);
+    expect(none.totals).toEqual(NO_RETURNS);
     // Filters combine with the segment.
     const complete = await stats(berlin, { filter: { segment: VIP, status: 'complete' }, basis: 'ORDER_DATE' });
     expect(complete.totals.returns).toBe(returns.filter((r) => isVip(r.email, r.phone) && r.status === 'complete' && inWindow(r.orderedAt, berlin)).length);

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Decimal, money, type Money } from '../platform/money.js';
 import { compactReturnStats } from '../subgraphs/returns/return-stats.service.js';
-import { bucketLabel, inWindow, type WindowArg } from './support/analytics.js';
+import { bucketLabel, ExpectedReturns, inWindow, NO_RETURNS, RETURN_MEASURES, type ReturnMeasures, type WindowArg } from './support/analytics.js';
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { eventually } from './support/eventually.js';
@@ -14,23 +13,14 @@ import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.
  * formats it, summed in TypeScript.
  */
 
-const MEASURES = 'returns items refund { amount currency } storeCredit { amount currency } exchange { amount currency } returnRate';
 const RETURN_STATS = `query($s: ID!, $w: TimeWindowInput!, $by: ReturnDimension, $f: ReturnStatsFilterInput) {
-  returnStats(storeId: $s, window: $w, by: $by, filter: $f) { totals { ${MEASURES} } series { start measures { ${MEASURES} } } groups { key measures { ${MEASURES} } } }
+  returnStats(storeId: $s, window: $w, by: $by, filter: $f) { totals { ${RETURN_MEASURES} } series { start measures { ${RETURN_MEASURES} } } groups { key measures { ${RETURN_MEASURES} } } }
 }`;
 
-interface Measures {
-  returns: number;
-  items: number;
-  refund: Money[];
-  storeCredit: Money[];
-  exchange: Money[];
-  returnRate: number | null;
-}
 interface Stats {
-  totals: Measures;
-  series: { start: string; measures: Measures }[];
-  groups: { key: string; measures: Measures }[];
+  totals: ReturnMeasures;
+  series: { start: string; measures: ReturnMeasures }[];
+  groups: { key: string; measures: ReturnMeasures }[];
 }
 interface StoredReturn {
   id: string;
@@ -55,39 +45,12 @@ interface StoredLine {
   quantity: number;
 }
 
-class Expected {
-  returns = new Set<string>();
-  items = 0;
-  refund = new Map<string, Decimal>();
-  storeCredit = new Map<string, Decimal>();
-  exchange = new Map<string, Decimal>();
-
-  add(ret: StoredReturn, items: StoredItem[]): void {
-    this.returns.add(ret.id);
-    for (const item of items) {
-      this.items += item.quantity;
-      const bag = item.compensation === 'refund' ? this.refund : item.compensation === 'store_credit' ? this.storeCredit : this.exchange;
-      bag.set(ret.currency, (bag.get(ret.currency) ?? new Decimal(0)).plus(item.refund));
-    }
-  }
-
-  measures(ordered: number): Measures {
-    const list = (m: Map<string, Decimal>) =>
-      [...m.entries()]
-        .filter(([, v]) => !v.isZero())
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([c, v]) => money(v, c));
-    return { returns: this.returns.size, items: this.items, refund: list(this.refund), storeCredit: list(this.storeCredit), exchange: list(this.exchange), returnRate: ordered ? this.items / ordered : null };
-  }
-}
-
-const bucketOf = <K>(map: Map<K, Expected>, key: K) => {
+const bucketOf = <K>(map: Map<K, ExpectedReturns>, key: K) => {
   let e = map.get(key);
-  if (!e) map.set(key, (e = new Expected()));
+  if (!e) map.set(key, (e = new ExpectedReturns()));
   return e;
 };
 
-const ZERO: Measures = { returns: 0, items: 0, refund: [], storeCredit: [], exchange: [], returnRate: null };
 
 describe('returnStats', () => {
   const app = useTestApp();
@@ -127,9 +90,9 @@ describe('returnStats', () => {
 
   /** What the answer must be, from the rows read back. */
   function expected(window: WindowArg, by?: string, filter: { status?: string; providerOrderName?: string } = {}) {
-    const series = new Map<string, Expected>();
-    const total = new Expected();
-    const groups = new Map<string, Expected>();
+    const series = new Map<string, ExpectedReturns>();
+    const total = new ExpectedReturns();
+    const groups = new Map<string, ExpectedReturns>();
     const ordered = new Map<string, number>();
     const orderedSku = new Map<string, number>();
     for (const line of lines.filter((l) => inWindow(l.createdAt, window))) {
@@ -170,7 +133,7 @@ describe('returnStats', () => {
     answer.series.forEach((bucket, i) => {
       if (i > 0) expect(Date.parse(bucket.start)).toBeGreaterThan(Date.parse(answer.series[i - 1]!.start));
       const ordered = want.ordered.get(labels[i]!) ?? 0;
-      expect(bucket.measures, `bucket ${labels[i]}`).toEqual(want.series.get(labels[i]!) ?? { ...ZERO, returnRate: ordered ? 0 : null });
+      expect(bucket.measures, `bucket ${labels[i]}`).toEqual(want.series.get(labels[i]!) ?? { ...NO_RETURNS, returnRate: ordered ? 0 : null });
     });
     expect(answer.totals).toEqual(want.totals);
     expect(answer.groups).toEqual(want.groups);
@@ -322,7 +285,7 @@ describe('returnStats', () => {
     check(window, before, 'SKU');
 
     const empty = await app.graphql<{ returnStats: Stats }>(RETURN_STATS, { s: acme.storeId, w: { from: '2025-01-01T00:00:00Z', until: '2025-01-04T00:00:00Z' } }, acme.apiSecret);
-    expect(empty.data!.returnStats).toEqual({ totals: ZERO, series: ['2025-01-01', '2025-01-02', '2025-01-03'].map((d) => ({ start: `${d}T00:00:00.000Z`, measures: ZERO })), groups: [] });
+    expect(empty.data!.returnStats).toEqual({ totals: NO_RETURNS, series: ['2025-01-01', '2025-01-02', '2025-01-03'].map((d) => ({ start: `${d}T00:00:00.000Z`, measures: NO_RETURNS })), groups: [] });
   });
 
   it('uses the store\'s time zone when the window names none', async () => {

@@ -1,3 +1,5 @@
+import { Decimal, money, type Money } from '../../platform/money.js';
+
 /** Hand computations of the analytics tests: which bucket a time falls in, named by Intl in the zone (independent of the service's arithmetic). */
 
 export interface WindowArg {
@@ -32,4 +34,45 @@ export function bucketLabel(t: Date, window: WindowArg): string {
 
 export function inWindow(t: Date, window: WindowArg): boolean {
   return t.getTime() >= Date.parse(window.from) && t.getTime() < Date.parse(window.until);
+}
+
+/** The measures `returnStats` answers, as the tests select them. */
+export const RETURN_MEASURES = 'returns items refund { amount currency } storeCredit { amount currency } exchange { amount currency } returnRate';
+
+export interface ReturnMeasures {
+  returns: number;
+  items: number;
+  refund: Money[];
+  storeCredit: Money[];
+  exchange: Money[];
+  returnRate: number | null;
+}
+
+export const NO_RETURNS: ReturnMeasures = { returns: 0, items: 0, refund: [], storeCredit: [], exchange: [], returnRate: null };
+
+/** A bucket's or group's `returnStats` measures summed by hand from stored returns and their items. */
+export class ExpectedReturns {
+  returns = new Set<string>();
+  items = 0;
+  refund = new Map<string, Decimal>();
+  storeCredit = new Map<string, Decimal>();
+  exchange = new Map<string, Decimal>();
+
+  add(ret: { id: string; currency: string }, items: { quantity: number; compensation: string; refund: string }[]): void {
+    this.returns.add(ret.id);
+    for (const item of items) {
+      this.items += item.quantity;
+      const bag = item.compensation === 'refund' ? this.refund : item.compensation === 'store_credit' ? this.storeCredit : this.exchange;
+      bag.set(ret.currency, (bag.get(ret.currency) ?? new Decimal(0)).plus(item.refund));
+    }
+  }
+
+  measures(ordered: number): ReturnMeasures {
+    const list = (m: Map<string, Decimal>) =>
+      [...m.entries()]
+        .filter(([, v]) => !v.isZero())
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([c, v]) => money(v, c));
+    return { returns: this.returns.size, items: this.items, refund: list(this.refund), storeCredit: list(this.storeCredit), exchange: list(this.exchange), returnRate: ordered ? this.items / ordered : null };
+  }
 }
