@@ -106,9 +106,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const nameSpan = requestSpanNamer();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const logging = logger.isLevelEnabled('info');
+      if (!nameSpan && !logging) return;
       const route = routeLabel(req, res);
       if (nameSpan && route !== UNMATCHED_ROUTE) nameSpan(route);
-      if (logger.isLevelEnabled('info')) {
+      if (logging) {
         // The path as the client sent it (mount prefix included, query left out), the route it matched.
         const path = req.originalUrl.split('?')[0];
         const operation = route === '/graphql' ? graphqlOperationName(req) : undefined;
