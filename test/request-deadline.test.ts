@@ -75,16 +75,18 @@ describe('no request without an answer', () => {
       await blocker.end();
     }
 
-    // Released, the requests cut off at their deadline went on and committed: a retry of the key replays its return.
+    // Released, the requests cut off at their deadline go on and commit, one after the other (both
+    // wait on the order's lock), with no request from anyone: a retry of a key then replays its return.
     await eventually(async () => (await app.request('/readyz')).status === 200, 'ready again', { timeoutMs: 20_000 });
+    const returnsOfAcme = async () => (await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from returns.return where store_id = $1', [acme.storeId]))[0]!.n;
+    await eventually(async () => (await returnsOfAcme()) === 2, 'both cut-off creations to commit', { timeoutMs: 20_000 });
     // (409 idempotency-key-in-progress while it still runs: a client retries shortly.)
     const retried = await eventually(async () => {
       const res = await postReturn(app, acme, body, { 'idempotency-key': 'stuck-1' });
       return res.status === 409 ? undefined : res;
     }, 'the retry of the key to be answered');
     expect(retried.status).toBe(200);
-    const stored = await query<{ n: number }>(app.databaseUrl, 'select count(*)::int as n from returns.return where store_id = $1', [acme.storeId]);
-    expect(stored[0]!.n).toBe(2);
+    expect(await returnsOfAcme()).toBe(2);
     // Their late answers went nowhere, and nothing failed on the way (but the queue's pollers: a dozen
     // of them share the queue pool's two connections here, and some wait past DB_ACQUIRE_TIMEOUT_MS).
     const failures = logs.filter((l) => (l.level as number) >= 50 && l.msg !== 'queue error');
