@@ -3,8 +3,9 @@ import { bucketLabel, ExpectedReturns, inWindow, NO_RETURNS, RETURN_MEASURES, ty
 import { useTestAccount, useTestApp } from './support/app.js';
 import { query } from './support/database.js';
 import { accept, drained } from './support/events.js';
+import { v22 } from './support/orders.js';
 import { randomFrom } from './support/random.js';
-import { orderBody, postReturn, pushOrder, returnBody } from './support/returns.js';
+import { orderBody, postReturn, pushOrder, returnBody, type OrderLine } from './support/returns.js';
 
 /**
  * returnStats across the graph (decisions section 22): the returns of a segment's customers (the
@@ -145,19 +146,21 @@ describe('returnStats by segment, by order date, against the previous period', (
       if (r < 0.9) return Date.parse('2026-02-20T00:00:00Z') + Math.floor(random() * 60 * 86_400_000);
       return Date.parse('2025-12-20T00:00:00Z') + Math.floor(random() * 40 * 86_400_000);
     };
-    // The VIPs as their orders name them: vip-a by email in another case (and another phone), vip-b by phone (another email).
+    // The VIPs as their orders name them: vip-a by email in another case (and another phone), vip-b by phone
+    // (another email), and by both (counted once).
     const customers = [
       { email: 'VIP-A@Example.com', phoneNumber: '+15550009999' },
       { email: 'someone@example.net', phoneNumber: '+15550002222' },
       { email: 'reg@example.com', phoneNumber: '+15550003333' },
       { email: 'guest@example.com', phoneNumber: null },
+      { email: 'vip-b@example.com', phoneNumber: '+15550002222' },
     ];
     const orders: { id: string; lines: { id: string; quantity: number }[]; at: number }[] = [];
     for (let n = 0; n < 40; n++) {
       const currency = ['USD', 'EUR'][n % 2]!;
       const at = orderedAt();
       const lineItems = Array.from({ length: 1 + (n % 3) }, (_, k) => ({ id: `l${k}`, quantity: 1 + Math.floor(random() * 3), price: (5 + random() * 100).toFixed(2), sku: pick(['A', 'B']), title: 'Thing' }));
-      const body = orderBody({ id: `o-${n}`, currency, createdAt: new Date(at).toISOString(), customer: { ...customers[n % 4]!, firstName: 'C' } }, lineItems);
+      const body = orderBody({ id: `o-${n}`, currency, createdAt: new Date(at).toISOString(), customer: { ...customers[n % 5]!, firstName: 'C' } }, lineItems);
       const pushed = await pushOrder(app, acme, body);
       expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
       orders.push({ id: `o-${n}`, lines: lineItems, at });
@@ -167,7 +170,7 @@ describe('returnStats by segment, by order date, against the previous period', (
     await postReturn(app, other, returnBody('x-1', [{ lineItemId: 'l', quantity: 2, reason: 'other' }]));
 
     for (const [n, order] of orders.entries()) {
-      if (n % 5 === 4) continue;
+      if (n % 6 === 5) continue;
       const chosen = order.lines.slice(0, 1 + (n % 2));
       const res = await postReturn(
         app,
@@ -187,6 +190,12 @@ describe('returnStats by segment, by order date, against the previous period', (
       }
     }
 
+    await readBack();
+    expect(returns.filter((r) => isVip(r.email, r.phone)).length).toBeGreaterThan(8);
+  });
+
+  /** The returns, their items and the orders' lines as stored now: what every answer is checked against. */
+  async function readBack(): Promise<void> {
     returns = await query<StoredReturn>(
       app.databaseUrl,
       `select r.id, r.created_at as "createdAt", o.created_at as "orderedAt", r.currency, r.status, o.customer_email as email, o.customer_phone as phone
@@ -205,8 +214,7 @@ describe('returnStats by segment, by order date, against the previous period', (
          from returns."order" o join returns.order_line_item l on l.order_id = o.id where o.store_id = $1 and l.removed_at is null`,
       [acme.storeId],
     );
-    expect(returns.filter((r) => isVip(r.email, r.phone)).length).toBeGreaterThan(8);
-  });
+  }
 
   // A week of New York days across its autumn change (a 25-hour day), and the week before.
   const NY_WEEK: WindowArg = { from: '2026-10-29T04:00:00Z', until: '2026-11-05T05:00:00Z', timeZone: 'America/New_York' };
@@ -238,6 +246,48 @@ describe('returnStats by segment, by order date, against the previous period', (
     // Filters combine with the segment.
     const complete = await stats(berlin, { filter: { segment: VIP, status: 'complete' }, basis: 'ORDER_DATE' });
     expect(complete.totals.returns).toBe(returns.filter((r) => isVip(r.email, r.phone) && r.status === 'complete' && inWindow(r.orderedAt, berlin)).length);
+  });
+
+  it('follows orders whose customer or lines change, and orders deleted, in the segment and its ordered units', async () => {
+    // Every order of the store, by month in UTC, by status: both bases, with the segment and without.
+    const year: WindowArg = { from: '2025-12-01T00:00:00Z', until: '2026-12-01T00:00:00Z', interval: 'MONTH', timeZone: 'UTC' };
+    const checkAll = async () => {
+      await readBack();
+      for (const basis of ['CREATED', 'ORDER_DATE'] as const) {
+        for (const vipOnly of [true, false]) check(year, await stats(year, { basis, by: 'STATUS', filter: vipOnly ? { segment: VIP } : undefined }), basis, vipOnly, 'STATUS');
+      }
+    };
+    await checkAll();
+    const before = await stats(year, { filter: { segment: VIP } });
+    const ordersOf = await query<{ id: string; external: string; email: string | null; lines: number; returns: number }>(
+      app.databaseUrl,
+      `select o.id, o.external_id as external, o.customer_email as email, (select count(*)::int from returns.order_line_item l where l.order_id = o.id) as lines,
+              (select count(*)::int from returns.return r where r.order_id = o.id) as returns
+         from returns."order" o where o.store_id = $1 order by o.external_id`,
+      [acme.storeId],
+    );
+    const pushAgain = async (external: string, customer: Record<string, unknown>, lineItems: OrderLine[]) => {
+      const [order] = await query<{ createdAt: Date; currency: string }>(app.databaseUrl, 'select created_at as "createdAt", currency from returns."order" where store_id = $1 and external_id = $2', [acme.storeId, external]);
+      const res = await pushOrder(app, acme, orderBody({ id: external, currency: order!.currency, createdAt: order!.createdAt.toISOString(), customer: { ...customer, firstName: 'C' } }, lineItems));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const linesOf = (orderId: string) =>
+      query<{ id: string; quantity: number; price: string; sku: string }>(app.databaseUrl, `select external_id as id, quantity, price::text as price, sku from returns.order_line_item where order_id = $1 and removed_at is null order by position`, [orderId]);
+    // A regular customer's returned order becomes vip-a's (another case): its returns and units join the segment.
+    const returned = ordersOf.find((o) => o.email === 'reg@example.com' && o.returns > 0)!;
+    await pushAgain(returned.external, { email: 'Vip-A@EXAMPLE.com', phoneNumber: '+15550003333' }, (await linesOf(returned.id)).map((l) => ({ ...l, title: 'Thing' })));
+    // A regular customer's order without returns becomes vip-b's by phone, with one line more units and the others taken off.
+    const unreturned = ordersOf.find((o) => o.email === 'reg@example.com' && o.returns === 0 && o.lines > 1)!;
+    const [first] = await linesOf(unreturned.id);
+    await pushAgain(unreturned.external, { email: 'reg@example.com', phoneNumber: '+15550002222' }, [{ ...first!, quantity: first!.quantity + 2, title: 'Thing' }]);
+    // A VIP's returned order becomes a guest's: out of the segment.
+    const leaving = ordersOf.find((o) => o.email === 'VIP-A@Example.com' && o.returns > 0 && o.id !== returned.id)!;
+    await pushAgain(leaving.external, { email: 'guest@example.com' }, (await linesOf(leaving.id)).map((l) => ({ ...l, title: 'Thing' })));
+    // A VIP's order without returns is deleted: its units go.
+    const deleted = ordersOf.find((o) => o.email === 'vip-b@example.com' && o.returns === 0)!;
+    expect((await v22(app, acme, 'DELETE', `/stores/${acme.storeId}/orders/${deleted.external}`)).status).toBe(200);
+    await checkAll();
+    expect(await stats(year, { filter: { segment: VIP } })).not.toEqual(before);
   });
 
   it('compares with the previous period: as many local days before, as many months before, else as long', async () => {

@@ -51,8 +51,10 @@ describe('customer export', () => {
         case 'returns.return_comment':
         case 'returns.return_timeline':
         case 'events.customer_return': // the segments' copy of her returns and orders, exported as those
+        case 'returns.return_stat_source': // each return's contribution to the statistics, with its order's customer
           return row.return_id;
         case 'events.customer_order':
+        case 'returns.order_units': // each order's units, with its customer
           return row.order_id;
         case 'webhooks.message':
         case 'webhooks.attempt':

@@ -14,6 +14,7 @@ import { Migration20261229000100_orders_api } from './migrations/Migration202612
 import { Migration20261229000200_return_tags } from './migrations/Migration20261229000200_return_tags.js';
 import { Migration20261229000300_return_import } from './migrations/Migration20261229000300_return_import.js';
 import { Migration20270120000200_return_order_stat } from './migrations/Migration20270120000200_return_order_stat.js';
+import { Migration20270125000100_return_stats_by_customer } from './migrations/Migration20270125000100_return_stats_by_customer.js';
 import { Migration20261229000400_return_stat_insert } from './migrations/Migration20261229000400_return_stat_insert.js';
 import { createProductFactsQueue, PRODUCT_FACTS_CONSUMER, startProductFactsWorker } from './product-facts.job.js';
 import { createCompletionQueue, startCompletionWorker } from './return-completion.job.js';
@@ -112,6 +113,7 @@ export const returnsSubgraph = defineModule({
       { name: 'Migration20261229000300_return_import', class: Migration20261229000300_return_import },
       { name: 'Migration20261229000400_return_stat_insert', class: Migration20261229000400_return_stat_insert },
       { name: 'Migration20270120000200_return_order_stat', class: Migration20270120000200_return_order_stat },
+      { name: 'Migration20270125000100_return_stats_by_customer', class: Migration20270125000100_return_stats_by_customer },
     ],
   },
   async queues(boss) {

@@ -57,25 +57,43 @@ export interface StatScope {
  * the rows alone.
  */
 function needsRows(filter: ReturnFilter, scope: StatScope): boolean {
-  return Boolean(
-    filter.updatedAtMin ||
-      filter.updatedAtMax ||
-      filter.providerOrderName ||
-      filter.tag ||
-      (filter.imported !== undefined && filter.imported !== null) ||
-      filter.email ||
-      scope.customers ||
-      (scope.basis === 'ORDER_DATE' && (filter.createdAtMin || filter.createdAtMax)),
-  );
+  return Boolean(needsReturn(filter) || filter.email || scope.customers || (scope.basis === 'ORDER_DATE' && (filter.createdAtMin || filter.createdAtMax)));
 }
 
-/** The order `o` belongs to one of `customers` (the indexes on the order's lower(email) and phone serve it). */
-function ofCustomers(c: Conditions, customers: Customers | undefined, email: string | null | undefined): string {
-  const clauses: string[] = [];
-  if (customers) clauses.push(`(lower(o.customer_email) = any(${c.p(customers.emails, 'text[]')}) or o.customer_phone = any(${c.p(customers.phoneNumbers, 'text[]')}))`);
-  if (email) clauses.push(`lower(o.customer_email) = ${c.p(email.toLowerCase())}`);
-  return clauses.map((clause) => ` and ${clause}`).join('');
+/** Filters the contribution rows do not keep either: read from each row's return. */
+function needsReturn(filter: ReturnFilter): boolean {
+  return Boolean(filter.updatedAtMin || filter.updatedAtMax || filter.providerOrderName || filter.tag || (filter.imported !== undefined && filter.imported !== null));
 }
+
+/**
+ * Whose rows a read keeps, as alternatives each read by a branch of its own: those of the customers'
+ * emails, then those of their phone numbers that are not theirs by email already (so that a row of
+ * both counts once, and each branch is one range per customer of an index on the email or the phone);
+ * with the filter's email, only that customer's. Every row, in one branch, when the read names nobody;
+ * no branch when it names customers and none has an email or a phone.
+ */
+function whose(c: Conditions, columns: { email: string; phone: string }, customers: Customers | undefined, email: string | null | undefined): string[] {
+  const branches: string[] = [];
+  if (!customers) branches.push('');
+  else if (customers.emails.length || customers.phoneNumbers.length) {
+    const emails = c.p(customers.emails, 'text[]');
+    if (customers.emails.length) branches.push(` and ${columns.email} = any(${emails})`);
+    if (customers.phoneNumbers.length) {
+      branches.push(` and ${columns.phone} = any(${c.p(customers.phoneNumbers, 'text[]')}) and (${columns.email} is null or ${columns.email} <> all(${emails}))`);
+    }
+  }
+  if (!email || !branches.length) return branches;
+  const one = c.p(email.toLowerCase());
+  return branches.map((branch) => `${branch} and ${columns.email} = ${one}`);
+}
+
+/**
+ * The customer columns of the contribution rows, of `order_units` and of the orders (Migration20270125000100_return_stats_by_customer;
+ * the orders' indexes are on these expressions).
+ */
+const CONTRIBUTION = { email: 'x.email', phone: 'x.phone' };
+const ORDER_UNITS = { email: 'u.email', phone: 'u.phone' };
+const ORDER = { email: 'lower(o.customer_email)', phone: 'o.customer_phone' };
 
 const instantMs = (value: string | null | undefined) => {
   const bound = value ? timeBoundInstant(value) : undefined;
@@ -116,6 +134,9 @@ export class ReturnStatsReads {
         from ${rangesFrom(c, slots)} join ${byOrder ? 'return_order_stat' : 'return_stat'} s on s.store_id = ${store} and s.dim = ${dim} and s.slot >= r.lo and s.slot < r.hi${onReturn('s')}`);
     }
     if (raw.length) {
+      // The contributions placed in the spans (by their return's creation, or by their order's: null for
+      // the orders made for imported returns, which are placed nowhere), of the customers named.
+      const time = byOrder ? 'x.ordered_at' : 'x.created_at';
       const rows = new Conditions(c.params);
       rows
         .when(instant(filter.updatedAtMin), (v) => `rr.updated_at >= ${v}`, 'timestamptz')
@@ -125,22 +146,11 @@ export class ReturnStatsReads {
         .when(byOrder ? instant(filter.createdAtMax) : undefined, (v) => `x.created_at < ${v}`, 'timestamptz');
       tagAndImportFilters(rows, filter, 'rr');
       const extra = rows.clauses.map((clause) => ` and ${clause}`).join('');
-      const customers = ofCustomers(c, scope.customers, filter.email);
-      const measures = `${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange`;
-      if (byOrder && !rawOnly) {
-        // The edges of the order-date rollup: the contributions whose order was placed in them (ordered_at, kept by the same triggers).
-        branches.push(`select ${bucket('x.ordered_at')} as bucket, ${measures}
-          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.ordered_at >= r.lo and x.ordered_at < r.hi${onReturn('x')}`);
-      } else if (byOrder) {
-        // The orders placed in each span (their store and creation index), their returns, each return's contribution;
-        // an order made for imported returns is no order of the store, placed nowhere (as in the units ordered).
-        branches.push(`select ${bucket('o.created_at')} as bucket, ${measures}
-          from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${customers}
-          join return rr on rr.order_id = o.id join return_stat_source x on x.return_id = rr.id and x.dim = ${dim}${onReturn('x')}${extra}`);
-      } else {
-        const join = rawOnly ? ` join return rr on rr.id = x.return_id${customers ? ' join "order" o on o.id = rr.order_id' : ''}` : '';
-        branches.push(`select ${bucket('x.created_at')} as bucket, ${measures}
-          from ${rangesFrom(c, raw)} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and x.created_at >= r.lo and x.created_at < r.hi${join}${customers}${onReturn('x')}${extra}`);
+      const join = needsReturn(filter) ? ' join return rr on rr.id = x.return_id' : '';
+      const spans = rangesFrom(c, raw);
+      for (const who of whose(c, CONTRIBUTION, scope.customers, filter.email)) {
+        branches.push(`select ${bucket(time)} as bucket, ${key('x')} as key, x.currency, 1 as returns, x.items, x.refund, x.store_credit, x.exchange
+          from ${spans} join return_stat_source x on x.store_id = ${store} and x.dim = ${dim} and ${time} >= r.lo and ${time} < r.hi${who}${onReturn('x')}${join}${extra}`);
       }
     }
     if (!branches.length) return [];
@@ -173,14 +183,24 @@ export class ReturnStatsReads {
       branches.push(`select ${bucket('s.slot')} as bucket, ${key('s.sku')} as key, s.units
         from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
     }
-    if (raw.length) {
+    if (raw.length && (options.customers || options.email) && !options.fulfilled && !skus) {
+      // Some customers' units, all skus: their orders' totals (kept per order with its customer).
+      const spans = rangesFrom(c, raw);
+      for (const who of whose(c, ORDER_UNITS, options.customers, options.email)) {
+        branches.push(`select ${bucket('u.created_at')} as bucket, '' as key, u.units
+          from ${spans} join order_units u on u.store_id = ${store} and not u.imported and u.created_at >= r.lo and u.created_at < r.hi${who}`);
+      }
+    } else if (raw.length) {
       const units = options.fulfilled
         ? `(select coalesce(sum(fl.quantity), 0) from fulfillment_line fl join fulfillment f on f.id = fl.fulfillment_id where fl.order_line_item_id = l.id and f.status <> 'cancelled')`
         : 'l.quantity';
       // Orders made for imported returns are no orders of the store: they count nowhere.
-      branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
-        from ${rangesFrom(c, raw)} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${ofCustomers(c, options.customers, options.email)}
-        join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+      const spans = rangesFrom(c, raw);
+      for (const who of whose(c, ORDER, options.customers, options.email)) {
+        branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
+          from ${spans} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${who}
+          join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+      }
     }
     if (!branches.length) return [];
     return heavySql<OrderedRow>(this.reads, `select bucket, key, sum(units)::float8 as units from (${branches.join(' union all ')}) t group by bucket, key`, c.params);
