@@ -11,8 +11,8 @@ import { startProcess } from './support/processes.js';
  * `count(distinct ...)`) measured in the same run, alternating, on a durable PostgreSQL. Data are
  * seeded set-based (the rollup triggers run as they would for any insert), then vacuumed.
  *
- * Then `returnStats` of a segment (every tenth of BENCH_ORDER_CUSTOMERS, 100,000, the orders' customers)
- * and by ORDER_DATE, each against the straightforward SQL.
+ * Then `returnStats` of a segment (every tenth of BENCH_ORDER_CUSTOMERS, 100,000, the orders' customers),
+ * by ORDER_DATE, and of the segment by ORDER_DATE, each against the straightforward SQL.
  *
  * Knobs: BENCH_EVENTS (1,000,000), BENCH_RETURNS (500,000), BENCH_RUNS (20 of each, after 3
  * warm-up runs), BENCH_SESSION (events per shopping session, 4: a customer's events minutes apart).
@@ -231,6 +231,14 @@ async function main() {
     type Stats = { returnStats: { totals: { returns: number; items: number } } };
     const segmentService = () => graphql<Stats>(statsQuery, { s: store, w: WINDOW, f: { segment: VIP } });
     const vipEmails = `(select lower(email) from events.customer where store_id = $1 and custom_fields ->> 'tier' = 'vip')`;
+    // The units the VIPs ordered each day: the denominator on both bases.
+    const vipUnits = () =>
+      pool.query(
+        `select date_trunc('day', o.created_at at time zone $4) as day, sum(l.quantity)::int as units
+           from returns."order" o join returns.order_line_item l on l.order_id = o.id and l.removed_at is null
+          where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1`,
+        [store, from, until, ZONE],
+      );
     const segmentBaseline = () =>
       Promise.all([
         pool.query(
@@ -239,12 +247,7 @@ async function main() {
             where r.store_id = $1 and r.created_at >= $2 and r.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1, 2`,
           [store, from, until, ZONE],
         ),
-        pool.query(
-          `select date_trunc('day', o.created_at at time zone $4) as day, sum(l.quantity)::int as units
-             from returns."order" o join returns.order_line_item l on l.order_id = o.id and l.removed_at is null
-            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1`,
-          [store, from, until, ZONE],
-        ),
+        vipUnits(),
       ]);
     const orderDateService = () => graphql<Stats>(statsQuery, { s: store, w: WINDOW, b: 'ORDER_DATE' });
     const orderDateBaseline = () =>
@@ -262,6 +265,18 @@ async function main() {
           [store, from, until, ZONE],
         ),
       ]);
+    // "The return rate of my VIP segment by order date": the VIPs' orders placed each day, what came back of them.
+    const segmentOrderDateService = () => graphql<Stats>(statsQuery, { s: store, w: WINDOW, f: { segment: VIP }, b: 'ORDER_DATE' });
+    const segmentOrderDateBaseline = () =>
+      Promise.all([
+        pool.query(
+          `select date_trunc('day', o.created_at at time zone $4) as day, r.currency, count(distinct r.id)::int as returns, coalesce(sum(i.quantity), 0)::int as items, ${money}
+             from returns."order" o join returns.return r on r.order_id = o.id left join returns.return_item i on i.return_id = r.id and i.status = 'active'
+            where o.store_id = $1 and o.created_at >= $2 and o.created_at < $3 and lower(o.customer_email) in ${vipEmails} group by 1, 2`,
+          [store, from, until, ZONE],
+        ),
+        vipUnits(),
+      ]);
     const agree = async (name: string, service: () => Promise<Stats>, baseline: () => Promise<[pg.QueryResult, pg.QueryResult]>) => {
       const [ours, sqlRows] = await Promise.all([service(), baseline()]);
       const n = sqlRows[0].rows.reduce((sum: number, r: { returns: number }) => sum + r.returns, 0);
@@ -272,6 +287,8 @@ async function main() {
     const segmentFigures = await alternate(segmentService, segmentBaseline);
     const orderDateReturns = await agree('order date', orderDateService, orderDateBaseline);
     const orderDateFigures = await alternate(orderDateService, orderDateBaseline);
+    const segmentOrderDateReturns = await agree('segment by order date', segmentOrderDateService, segmentOrderDateBaseline);
+    const segmentOrderDateFigures = await alternate(segmentOrderDateService, segmentOrderDateBaseline);
 
     // Return-history segments over the 100,000 order customers: the segments' copy of the returns and
     // orders, made as the backfill makes it (the seed wrote no outbox events; rows the backfill, running
@@ -344,6 +361,7 @@ async function main() {
     console.log(line(`returnStats by REASON, ${RETURNS.toLocaleString()} returns (${mine.returnStats.totals.returns.toLocaleString()} in the window)`, returnFigures, 150));
     console.log(line(`returnStats of the VIP segment (${(ORDER_CUSTOMERS / 10).toLocaleString()} of ${ORDER_CUSTOMERS.toLocaleString()} customers), by day (${segmentReturns.toLocaleString()} returns)`, segmentFigures, 300));
     console.log(line(`returnStats by ORDER_DATE, by day (${orderDateReturns.toLocaleString()} returns of the window's orders)`, orderDateFigures, 300));
+    console.log(line(`returnStats of the VIP segment by ORDER_DATE, by day (${segmentOrderDateReturns.toLocaleString()} returns of the VIPs' orders of the window)`, segmentOrderDateFigures, 300));
     for (const [name, members, figures] of historyFigures) console.log(line(`segmentMembers (page of 50 + totalCount) ${name}: ${members.toLocaleString()} of ${ORDER_CUSTOMERS.toLocaleString()} customers`, figures, 300));
   });
 }
