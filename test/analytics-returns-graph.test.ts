@@ -57,6 +57,9 @@ interface StoredLine {
 const VIP = { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'vip' } }] };
 /** Who the VIP customers are to the returns subgraph: vip-a by email (any case), vip-b by phone. */
 const isVip = (email: string | null, phone: string | null) => email?.toLowerCase() === 'vip-a@example.com' || phone === '+15550002222';
+/** Whose returns and units an answer counts, by their order's email and phone. */
+type Whose = (email: string | null, phone: string | null) => boolean;
+const anyone: Whose = () => true;
 
 describe('returnStats by segment, by order date, against the previous period', () => {
   const app = useTestApp();
@@ -77,17 +80,17 @@ describe('returnStats by segment, by order date, against the previous period', (
   };
 
   /** What one period must answer, from the rows read back. */
-  function expected(window: WindowArg, basis: 'CREATED' | 'ORDER_DATE', vipOnly: boolean, by?: 'REASON' | 'STATUS') {
+  function expected(window: WindowArg, basis: 'CREATED' | 'ORDER_DATE', whose: Whose, by?: 'REASON' | 'STATUS') {
     const series = new Map<string, ExpectedReturns>();
     const total = new ExpectedReturns();
     const groups = new Map<string, ExpectedReturns>();
     const ordered = new Map<string, number>();
-    for (const line of lines.filter((l) => inWindow(l.createdAt, window) && (!vipOnly || isVip(l.email, l.phone)))) {
+    for (const line of lines.filter((l) => inWindow(l.createdAt, window) && whose(l.email, l.phone))) {
       const key = bucketLabel(line.createdAt, window);
       ordered.set(key, (ordered.get(key) ?? 0) + line.quantity);
     }
     const placed = (r: StoredReturn) => (basis === 'ORDER_DATE' ? r.orderedAt : r.createdAt);
-    for (const ret of returns.filter((r) => inWindow(placed(r), window) && (!vipOnly || isVip(r.email, r.phone)))) {
+    for (const ret of returns.filter((r) => inWindow(placed(r), window) && whose(r.email, r.phone))) {
       const own = items.filter((i) => i.returnId === ret.id);
       const label = bucketLabel(placed(ret), window);
       if (!series.has(label)) series.set(label, new ExpectedReturns());
@@ -111,8 +114,8 @@ describe('returnStats by segment, by order date, against the previous period', (
     };
   }
 
-  function check(window: WindowArg, answer: Period, basis: 'CREATED' | 'ORDER_DATE', vipOnly: boolean, by?: 'REASON' | 'STATUS'): void {
-    const want = expected(window, basis, vipOnly, by);
+  function check(window: WindowArg, answer: Period, basis: 'CREATED' | 'ORDER_DATE', whose: Whose, by?: 'REASON' | 'STATUS'): void {
+    const want = expected(window, basis, whose, by);
     expect(answer.from).toBe(new Date(window.from).toISOString());
     expect(answer.until).toBe(new Date(window.until).toISOString());
     expect(answer.basis).toBe(basis);
@@ -223,10 +226,10 @@ describe('returnStats by segment, by order date, against the previous period', (
   it('answers by order date: of the orders placed in each day, what came back (whenever it did), against their units', async () => {
     const answer = await stats(NY_WEEK, { basis: 'ORDER_DATE', by: 'REASON' });
     expect(answer.series).toHaveLength(7);
-    check(NY_WEEK, answer, 'ORDER_DATE', false, 'REASON');
+    check(NY_WEEK, answer, 'ORDER_DATE', anyone, 'REASON');
     // Not the same as by creation: returns come days after their orders.
     const created = await stats(NY_WEEK, { by: 'REASON' });
-    check(NY_WEEK, created, 'CREATED', false, 'REASON');
+    check(NY_WEEK, created, 'CREATED', anyone, 'REASON');
     expect(created.totals).not.toEqual(answer.totals);
     expect(answer.previous).toBeNull();
   });
@@ -234,15 +237,24 @@ describe('returnStats by segment, by order date, against the previous period', (
   it('answers for a segment evaluated by the events subgraph, matching orders by email (any case) or phone, against that segment\'s ordered units', async () => {
     for (const basis of ['CREATED', 'ORDER_DATE'] as const) {
       const answer = await stats(NY_WEEK, { basis, by: 'STATUS', filter: { segment: VIP } });
-      check(NY_WEEK, answer, basis, true, 'STATUS');
+      check(NY_WEEK, answer, basis, isVip, 'STATUS');
       expect(answer.totals.returns).toBeGreaterThan(0);
       expect(answer.totals.returns).toBeLessThan((await stats(NY_WEEK, { basis })).totals.returns);
     }
     const berlin: WindowArg = { from: '2026-02-23T00:00:00Z', until: '2026-04-20T00:00:00Z', interval: 'WEEK', timeZone: 'Europe/Berlin' };
-    check(berlin, await stats(berlin, { basis: 'ORDER_DATE', filter: { segment: VIP } }), 'ORDER_DATE', true);
+    check(berlin, await stats(berlin, { basis: 'ORDER_DATE', filter: { segment: VIP } }), 'ORDER_DATE', isVip);
     // A segment nobody is in: nothing, and no orders to rate against.
     const none = await stats(NY_WEEK, { filter: { segment: { all: [{ profile: { field: 'customFields.tier', operator: 'EQUALS', value: 'platinum' } }] } } });
     expect(none.totals).toEqual(NO_RETURNS);
+    // The filter's email (any case) chooses one customer's orders, alone or within the segment (where it
+    // meets vip-b's phone under another email).
+    const ofEmail = (wanted: string) => (email: string | null) => email?.toLowerCase() === wanted;
+    for (const basis of ['CREATED', 'ORDER_DATE'] as const) {
+      check(NY_WEEK, await stats(NY_WEEK, { basis, by: 'STATUS', filter: { email: 'Reg@Example.COM' } }), basis, ofEmail('reg@example.com'), 'STATUS');
+      const someone = await stats(berlin, { basis, filter: { segment: VIP, email: 'SOMEONE@example.net' } });
+      check(berlin, someone, basis, (email, phone) => isVip(email, phone) && ofEmail('someone@example.net')(email));
+      expect(someone.totals.returns).toBeGreaterThan(0);
+    }
     // Filters combine with the segment.
     const complete = await stats(berlin, { filter: { segment: VIP, status: 'complete' }, basis: 'ORDER_DATE' });
     expect(complete.totals.returns).toBe(returns.filter((r) => isVip(r.email, r.phone) && r.status === 'complete' && inWindow(r.orderedAt, berlin)).length);
@@ -254,7 +266,7 @@ describe('returnStats by segment, by order date, against the previous period', (
     const checkAll = async () => {
       await readBack();
       for (const basis of ['CREATED', 'ORDER_DATE'] as const) {
-        for (const vipOnly of [true, false]) check(year, await stats(year, { basis, by: 'STATUS', filter: vipOnly ? { segment: VIP } : undefined }), basis, vipOnly, 'STATUS');
+        for (const vipOnly of [true, false]) check(year, await stats(year, { basis, by: 'STATUS', filter: vipOnly ? { segment: VIP } : undefined }), basis, vipOnly ? isVip : anyone, 'STATUS');
       }
     };
     await checkAll();
@@ -292,27 +304,27 @@ describe('returnStats by segment, by order date, against the previous period', (
 
   it('compares with the previous period: as many local days before, as many months before, else as long', async () => {
     const answer = await stats(NY_WEEK, { basis: 'ORDER_DATE', filter: { segment: VIP }, compare: true, by: 'REASON' });
-    check(NY_WEEK, answer, 'ORDER_DATE', true, 'REASON');
+    check(NY_WEEK, answer, 'ORDER_DATE', isVip, 'REASON');
     // Seven local days before: one of them 25 hours long in the window, none in the one before.
     expect(answer.previous!.from).toBe('2026-10-22T04:00:00.000Z');
-    check(NY_WEEK_BEFORE, answer.previous!, 'ORDER_DATE', true, 'REASON');
+    check(NY_WEEK_BEFORE, answer.previous!, 'ORDER_DATE', isVip, 'REASON');
     expect(answer.totals.returns * answer.previous!.totals.returns).toBeGreaterThan(0);
     expect(answer.previous!.previous).toBeNull();
 
     // Two Berlin months (March has the spring change): January and February before them.
     const months: WindowArg = { from: '2026-02-28T23:00:00Z', until: '2026-04-30T22:00:00Z', interval: 'MONTH', timeZone: 'Europe/Berlin' };
     const byMonth = await stats(months, { compare: true });
-    check(months, byMonth, 'CREATED', false);
+    check(months, byMonth, 'CREATED', anyone);
     const before: WindowArg = { ...months, from: '2025-12-31T23:00:00Z', until: '2026-02-28T23:00:00Z' };
     expect(byMonth.previous!.series.map((b) => b.start)).toEqual(['2025-12-31T23:00:00.000Z', '2026-01-31T23:00:00.000Z']);
-    check(before, byMonth.previous!, 'CREATED', false);
+    check(before, byMonth.previous!, 'CREATED', anyone);
 
     // Not on local midnights: the same duration before; a zone half an hour off UTC.
     const hours: WindowArg = { from: '2026-11-01T03:30:00Z', until: '2026-11-02T09:30:00Z', interval: 'HOUR', timeZone: 'Asia/Kolkata' };
     const byHour = await stats(hours, { compare: true, basis: 'ORDER_DATE' });
-    check(hours, byHour, 'ORDER_DATE', false);
+    check(hours, byHour, 'ORDER_DATE', anyone);
     const hoursBefore: WindowArg = { ...hours, from: '2026-10-30T21:30:00Z', until: '2026-11-01T03:30:00Z' };
-    check(hoursBefore, byHour.previous!, 'ORDER_DATE', false);
+    check(hoursBefore, byHour.previous!, 'ORDER_DATE', anyone);
   });
 
   it('refuses a bad segment naming the filter, and never shows another store', async () => {
