@@ -167,7 +167,7 @@ export class ReturnStatsReads {
   /**
    * Units ordered per bucket (or over the window), in all (key '': the rollup's rows over every sku)
    * or for each of `skus`; only by `customers` (or the filter's email) when given: those are read
-   * from the orders. With `fulfilled`, the units of those orders shipped instead (in fulfillments
+   * from `order_units` (per order, all skus), or with `skus` from their orders' lines. With `fulfilled`, the units of those orders shipped instead (in fulfillments
    * that are not cancelled), read from the fulfillments of the window's orders: the orders of a
    * store's window through their index, then each one's lines and fulfillments.
    */
@@ -183,23 +183,24 @@ export class ReturnStatsReads {
       branches.push(`select ${bucket('s.slot')} as bucket, ${key('s.sku')} as key, s.units
         from ${rangesFrom(c, slots)} join order_stat s on s.store_id = ${store} and ${skus ? `s.sku = any(${skus})` : 's.sku is null'} and s.slot >= r.lo and s.slot < r.hi`);
     }
-    if (raw.length && (options.customers || options.email) && !options.fulfilled && !skus) {
-      // Some customers' units, all skus: their orders' totals (kept per order with its customer).
+    if (raw.length) {
       const spans = rangesFrom(c, raw);
-      for (const who of whose(c, ORDER_UNITS, options.customers, options.email)) {
-        branches.push(`select ${bucket('u.created_at')} as bucket, '' as key, u.units
-          from ${spans} join order_units u on u.store_id = ${store} and not u.imported and u.created_at >= r.lo and u.created_at < r.hi${who}`);
-      }
-    } else if (raw.length) {
-      const units = options.fulfilled
-        ? `(select coalesce(sum(fl.quantity), 0) from fulfillment_line fl join fulfillment f on f.id = fl.fulfillment_id where fl.order_line_item_id = l.id and f.status <> 'cancelled')`
-        : 'l.quantity';
-      // Orders made for imported returns are no orders of the store: they count nowhere.
-      const spans = rangesFrom(c, raw);
-      for (const who of whose(c, ORDER, options.customers, options.email)) {
-        branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
-          from ${spans} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${who}
-          join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+      if ((options.customers || options.email) && !options.fulfilled && !skus) {
+        // Some customers' units, all skus: their orders' totals (kept per order with its customer).
+        for (const who of whose(c, ORDER_UNITS, options.customers, options.email)) {
+          branches.push(`select ${bucket('u.created_at')} as bucket, '' as key, u.units
+            from ${spans} join order_units u on u.store_id = ${store} and not u.imported and u.created_at >= r.lo and u.created_at < r.hi${who}`);
+        }
+      } else {
+        const units = options.fulfilled
+          ? `(select coalesce(sum(fl.quantity), 0) from fulfillment_line fl join fulfillment f on f.id = fl.fulfillment_id where fl.order_line_item_id = l.id and f.status <> 'cancelled')`
+          : 'l.quantity';
+        // Orders made for imported returns are no orders of the store: they count nowhere.
+        for (const who of whose(c, ORDER, options.customers, options.email)) {
+          branches.push(`select ${bucket('o.created_at')} as bucket, ${key("coalesce(l.sku, '')")} as key, ${units}::bigint as units
+            from ${spans} join "order" o on o.store_id = ${store} and o.created_at >= r.lo and o.created_at < r.hi and o.imported_at is null${who}
+            join order_line_item l on l.order_id = o.id${options.fulfilled ? '' : ' and l.removed_at is null'}${skus ? ` and coalesce(l.sku, '') = any(${skus})` : ''}`);
+        }
       }
     }
     if (!branches.length) return [];
